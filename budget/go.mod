@@ -1,0 +1,3 @@
+module github.com/retrylint/retrylint/budget
+
+go 1.22
