@@ -1,0 +1,334 @@
+package budget
+
+import (
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Header names used by Transport.
+const (
+	// IdempotencyKeyHeader is the idempotency key header of the IETF
+	// httpapi draft; Transport also recognises "X-Idempotency-Key".
+	IdempotencyKeyHeader = "Idempotency-Key"
+	// AttemptHeader is set on re-sent requests to the retry number: 1 on
+	// the first retry, 2 on the second.
+	AttemptHeader = "X-Retry-Attempt"
+	// TimeoutHeader carries the caller's remaining deadline in whole
+	// milliseconds, when the request's context has a deadline.
+	TimeoutHeader = "X-Request-Timeout-Ms"
+)
+
+// DefaultMaxDrain is how much of a failed response's body Transport reads
+// before closing it, so the connection can be reused without reading an
+// unbounded body.
+const DefaultMaxDrain = 64 << 10
+
+// Transport is an http.RoundTripper that retries failed requests safely,
+// under a retry budget and with jittered backoff.
+//
+// Which requests are retried: the idempotent methods of RFC 9110 §9.2.2 (GET,
+// HEAD, OPTIONS, TRACE, PUT, DELETE), and any other method, such as POST and
+// PATCH, only when the request carries an idempotency key header
+// (Idempotency-Key, X-Idempotency-Key or KeyHeader) or MintKeys is set. A
+// request with a body is retried only if it can be rewound through
+// GetBody (http.NewRequest sets it for the common body types); otherwise it
+// is sent once. Everything else is sent exactly once, so a non-idempotent
+// write is never duplicated by Transport.
+//
+// When a request is retried: after a transport error, or a response whose
+// status RetryStatus accepts (by default 429, 500, 502, 503 and 504), while
+// fewer than Attempts attempts have been made, the context is not done, the
+// budget allows it, and the wait ends before the context's deadline. The
+// wait is the Backoff delay, or the Retry-After of a 429 or 503 response
+// (seconds or HTTP-date) when that is longer, clamped to MaxRetryAfter. A
+// failed response that will be retried is drained (up to MaxDrain bytes)
+// and closed; when Transport gives up it returns the last response or
+// error unchanged, so the caller sees what the server said.
+//
+// Every request is cloned per attempt; the caller's request is never
+// modified. Re-sent requests carry the AttemptHeader, and every attempt whose
+// context has a deadline carries the TimeoutHeader. These headers are hints:
+// a server may use them to schedule or shed work (drop a request whose
+// caller has already given up, serve first attempts first) but must not
+// trust them for anything else, since any client can send them.
+//
+// Every attempt's outcome is recorded in the budget for the request's host:
+// Budget if set, otherwise a *Budget per host created on first use. Requests
+// that are not retryable are recorded too, so their successes earn retries.
+//
+// A Transport is safe for concurrent use. Its fields must not be changed,
+// and it must not be copied, after first use.
+type Transport struct {
+	// Base sends each attempt; nil means http.DefaultTransport.
+	Base http.RoundTripper
+	// Attempts is the most attempts per request, the first included. Zero
+	// or negative means DefaultAttempts (3); above MaxAttempts (10) means
+	// 10.
+	Attempts int
+	// Backoff is the delay policy between attempts; the zero value is full
+	// jitter with a 100ms base and a 10s cap.
+	Backoff Backoff
+	// Budget, if set, is the one Limiter shared by every host. Nil means a
+	// default *Budget per host (URL host and port), see LimiterFor.
+	Budget Limiter
+	// MintKeys, if set, makes non-idempotent requests without a key
+	// retryable by minting one key per request with NewIdempotencyKey and
+	// sending it, the same on every attempt, in KeyHeader. Turn it on only
+	// for servers that honour the key; a server that ignores it will
+	// execute the retried write twice.
+	MintKeys bool
+	// KeyHeader is the header MintKeys writes, and an extra header that
+	// counts as an idempotency key. Empty means IdempotencyKeyHeader.
+	KeyHeader string
+	// AttemptHeader overrides the name of the retry-number header. Empty
+	// means the AttemptHeader constant; "-" sends none.
+	AttemptHeader string
+	// TimeoutHeader overrides the name of the remaining-deadline header.
+	// Empty means the TimeoutHeader constant; "-" sends none.
+	TimeoutHeader string
+	// MaxRetryAfter clamps the Retry-After wait. Zero or negative means
+	// DefaultMaxRetryAfter (30s).
+	MaxRetryAfter time.Duration
+	// MaxDrain is how many bytes of a failed response's body are read
+	// before it is closed. Zero means DefaultMaxDrain (64 KiB); negative
+	// means none.
+	MaxDrain int64
+	// RetryStatus reports whether a response status is a failure worth
+	// retrying. Nil means 429, 500, 502, 503 and 504.
+	RetryStatus func(code int) bool
+
+	budgets sync.Map // host -> *Budget
+}
+
+// errStatus stands for a response with a retryable status when it is
+// recorded into a Limiter.
+var errStatus = errors.New("budget: retryable HTTP status")
+
+func (t *Transport) base() http.RoundTripper {
+	if t.Base != nil {
+		return t.Base
+	}
+	return http.DefaultTransport
+}
+
+func (t *Transport) attempts() int {
+	switch {
+	case t.Attempts <= 0:
+		return DefaultAttempts
+	case t.Attempts > MaxAttempts:
+		return MaxAttempts
+	}
+	return t.Attempts
+}
+
+func (t *Transport) keyHeader() string {
+	if t.KeyHeader == "" {
+		return IdempotencyKeyHeader
+	}
+	return t.KeyHeader
+}
+
+func headerName(override, def string) string {
+	switch override {
+	case "":
+		return def
+	case "-":
+		return ""
+	}
+	return override
+}
+
+func (t *Transport) retryStatus(code int) bool {
+	if t.RetryStatus != nil {
+		return t.RetryStatus(code)
+	}
+	switch code {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// LimiterFor returns the Limiter that requests to host (as in URL.Host,
+// with the port if any) are recorded in: Budget if set, otherwise the host's
+// own *Budget, created on first use. It is safe for concurrent use.
+func (t *Transport) LimiterFor(host string) Limiter {
+	if t.Budget != nil {
+		return t.Budget
+	}
+	if b, ok := t.budgets.Load(host); ok {
+		return b.(*Budget)
+	}
+	b, _ := t.budgets.LoadOrStore(host, new(Budget))
+	return b.(*Budget)
+}
+
+// IsIdempotent reports whether method is idempotent by RFC 9110 §9.2.2:
+// GET, HEAD, OPTIONS, TRACE, PUT or DELETE. The empty method means GET.
+func IsIdempotent(method string) bool {
+	switch method {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace,
+		http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// hasKey reports whether h carries a non-empty idempotency key.
+func (t *Transport) hasKey(h http.Header) bool {
+	return h.Get(IdempotencyKeyHeader) != "" || h.Get("X-Idempotency-Key") != "" ||
+		h.Get(t.keyHeader()) != ""
+}
+
+// RoundTrip sends req, retrying it as described on Transport. It returns the
+// first successful response, or the last response or error when it gives
+// up, or the context's error if the context ends during a wait. Like every
+// RoundTripper it closes req.Body, and it does not modify req.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL == nil {
+		return t.base().RoundTrip(req)
+	}
+	ctx := req.Context()
+	lim := t.LimiterFor(req.URL.Host)
+	base := t.base()
+
+	maxAttempts := t.attempts()
+	var mint string
+	if !IsIdempotent(req.Method) && !t.hasKey(req.Header) {
+		if t.MintKeys {
+			mint = NewIdempotencyKey()
+		} else {
+			maxAttempts = 1
+		}
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		maxAttempts = 1 // cannot rewind the body
+	}
+	attemptHeader := headerName(t.AttemptHeader, AttemptHeader)
+	timeoutHeader := headerName(t.TimeoutHeader, TimeoutHeader)
+
+	var seq *Sequence
+	body := req.Body
+	for attempt := 1; ; attempt++ {
+		r := req.Clone(ctx)
+		r.Body = body
+		if mint != "" {
+			r.Header.Set(t.keyHeader(), mint)
+		}
+		if attempt > 1 && attemptHeader != "" {
+			r.Header.Set(attemptHeader, strconv.Itoa(attempt-1))
+		}
+		dl, hasDeadline := ctx.Deadline()
+		if hasDeadline && timeoutHeader != "" {
+			ms := time.Until(dl).Milliseconds()
+			if ms < 0 {
+				ms = 0
+			}
+			r.Header.Set(timeoutHeader, strconv.FormatInt(ms, 10))
+		}
+
+		resp, err := base.RoundTrip(r)
+		failed := err != nil || t.retryStatus(resp.StatusCode)
+		if !failed {
+			lim.Record(nil)
+			return resp, nil
+		}
+		if err != nil {
+			lim.Record(err)
+		} else {
+			lim.Record(errStatus)
+		}
+		if attempt >= maxAttempts || ctx.Err() != nil {
+			return resp, err
+		}
+		if seq == nil {
+			seq = t.Backoff.Start()
+		}
+		delay := seq.Next()
+		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+				if ra = clampPushback(ra, t.MaxRetryAfter); ra > delay {
+					delay = ra
+				}
+			}
+		}
+		if hasDeadline && time.Until(dl) <= delay {
+			return resp, err
+		}
+		if !lim.Allow() {
+			return resp, err
+		}
+		next := body
+		if req.GetBody != nil {
+			b, gerr := req.GetBody()
+			if gerr != nil {
+				return resp, err // cannot rewind: give up with what we have
+			}
+			next = b
+		}
+		if resp != nil {
+			t.discard(resp)
+		}
+		if serr := Sleep(ctx, delay); serr != nil {
+			if next != nil {
+				next.Close()
+			}
+			return nil, serr
+		}
+		body = next
+	}
+}
+
+// discard drains up to MaxDrain bytes of resp's body and closes it.
+func (t *Transport) discard(resp *http.Response) {
+	n := t.MaxDrain
+	if n == 0 {
+		n = DefaultMaxDrain
+	}
+	if n > 0 {
+		io.CopyN(io.Discard, resp.Body, n)
+	}
+	resp.Body.Close()
+}
+
+// parseRetryAfter parses a Retry-After value (RFC 9110 §10.2.3): a number of
+// seconds or an HTTP-date, taken relative to now. Dates in the past mean no
+// wait.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if isDigits(v) {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > math.MaxInt64/int64(time.Second) {
+			return math.MaxInt64, true // absurdly large: clamped by the caller
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	d := when.Sub(now)
+	if d < 0 {
+		d = 0
+	}
+	return d, true
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
