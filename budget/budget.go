@@ -1,7 +1,6 @@
 package budget
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync/atomic"
@@ -264,8 +263,26 @@ func (s Stats) String() string {
 		s.Requests, s.Failures, s.RetriesAllowed, s.RetriesDenied, s.RetryRatio())
 }
 
-// isPermanent reports whether err was marked with Permanent.
+// isPermanent reports whether err, or an error it wraps, was marked with
+// Permanent. It walks the chain by hand rather than with errors.As, which
+// would allocate on the failure path of Record.
 func isPermanent(err error) bool {
-	var p *permanentError
-	return errors.As(err, &p)
+	for err != nil {
+		switch e := err.(type) {
+		case *permanentError:
+			return true
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				if isPermanent(inner) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
