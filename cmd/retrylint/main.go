@@ -1,10 +1,8 @@
-// Command retrylint runs the retrylint analyzers.
 package main
 
 import (
-	"golang.org/x/tools/go/analysis/multichecker"
-
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/internal/driver"
 )
 
-func main() { multichecker.Main(analyzers.All()...) }
+func main() { driver.Main(analyzers.All()...) }

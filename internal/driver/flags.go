@@ -1,0 +1,168 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// options holds the parsed command line.
+type options struct {
+	format        string // text, json or sarif
+	fix, diff     bool
+	context       int // lines of context in text output; <0 for none
+	baseline      string
+	baselineWrite bool
+	tests         bool
+	tags          string
+	showVersion   bool
+	patterns      []string
+	analyzers     []*analysis.Analyzer // the selected analyzers
+}
+
+// parseFlags parses args with a fresh FlagSet. Each analyzer's own
+// flag.FlagSet is the single source of truth for its options: its
+// flags are registered here as -NAME.OPTION, sharing the flag.Value,
+// exactly as go vet and multichecker spell them.
+func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("retrylint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported once, by Run
+	opts := &options{}
+	var jsonFlag bool
+	fs.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
+	fs.BoolVar(&jsonFlag, "json", false, "emit JSON output (same as -format json)")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the first suggested fix of each finding")
+	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print a unified diff instead of writing files")
+	fs.IntVar(&opts.context, "c", -1, "display offending line with this many lines of context")
+	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in this baseline `file`")
+	fs.BoolVar(&opts.baselineWrite, "baseline-write", false, "record the current findings in the -baseline file and exit")
+	fs.BoolVar(&opts.tests, "test", true, "also analyze test packages")
+	fs.StringVar(&opts.tags, "tags", "", "comma-separated list of build tags")
+	fs.BoolVar(&opts.showVersion, "V", false, "print the version and exit")
+	fs.BoolVar(&opts.showVersion, "version", false, "print the version and exit")
+
+	// Per-analyzer enable flags are tri-state, as in multichecker:
+	// if any is set true only those run; otherwise all run except
+	// those set false.
+	enabled := make(map[*analysis.Analyzer]*triState)
+	for _, a := range all {
+		ts := new(triState)
+		enabled[a] = ts
+		fs.Var(ts, a.Name, "enable the "+a.Name+" analysis")
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fs.Usage = func() {}
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stderr, fs)
+			return nil, usageError{msg: "help", help: true}
+		}
+		return nil, usageError{msg: err.Error()}
+	}
+	if opts.showVersion {
+		return opts, nil
+	}
+	if jsonFlag {
+		if opts.format != "text" && opts.format != "json" {
+			return nil, usageError{msg: "-json conflicts with -format " + opts.format}
+		}
+		opts.format = "json"
+	}
+	switch opts.format {
+	case "text", "json", "sarif":
+	default:
+		return nil, usageError{msg: fmt.Sprintf("unknown -format %q (want text, json or sarif)", opts.format)}
+	}
+	if opts.diff && !opts.fix {
+		return nil, usageError{msg: "-diff requires -fix"}
+	}
+	if opts.diff && opts.format != "text" {
+		// stdout carries the patch; mixing it with JSON would corrupt both.
+		return nil, usageError{msg: "-diff cannot be combined with -format " + opts.format}
+	}
+	if opts.baselineWrite && opts.baseline == "" {
+		return nil, usageError{msg: "-baseline-write requires -baseline FILE"}
+	}
+	if opts.baselineWrite && opts.fix {
+		return nil, usageError{msg: "-baseline-write cannot be combined with -fix"}
+	}
+	opts.patterns = fs.Args()
+	if len(opts.patterns) == 0 {
+		return nil, usageError{msg: "no packages given (usage: retrylint [flags] packages, e.g. retrylint ./...)"}
+	}
+
+	var anyTrue bool
+	for _, ts := range enabled {
+		anyTrue = anyTrue || *ts == setTrue
+	}
+	for _, a := range all {
+		if ts := *enabled[a]; anyTrue && ts == setTrue || !anyTrue && ts != setFalse {
+			opts.analyzers = append(opts.analyzers, a)
+		}
+	}
+	if len(opts.analyzers) == 0 {
+		return nil, usageError{msg: "all analyzers are disabled"}
+	}
+	return opts, nil
+}
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, "usage: retrylint [flags] packages\n\nFlags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(w, "\nExit status: 0 no findings, 3 findings, 1 error.\n")
+}
+
+// version returns the module version of the running binary.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// triState is a boolean flag that remembers whether it was set.
+type triState int
+
+const (
+	unset triState = iota
+	setTrue
+	setFalse
+)
+
+func (ts *triState) IsBoolFlag() bool { return true }
+
+func (ts *triState) Get() any { return *ts == setTrue }
+
+func (ts *triState) String() string {
+	switch *ts {
+	case setTrue:
+		return "true"
+	case setFalse:
+		return "false"
+	}
+	return "unset"
+}
+
+func (ts *triState) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", strings.TrimSpace(s))
+	}
+	if b {
+		*ts = setTrue
+	} else {
+		*ts = setFalse
+	}
+	return nil
+}

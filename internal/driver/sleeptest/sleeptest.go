@@ -1,0 +1,108 @@
+// Package sleeptest defines a tiny analyzer for testing the driver:
+// it reports every call to time.Sleep and suggests a fix, so that the
+// driver's output, fixing and baseline logic can be tested without
+// depending on what the real analyzers report.
+package sleeptest
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "sleeptest",
+	Doc:      "report calls to time.Sleep (a driver test analyzer)\n\nEach call is reported with a fix that waits on time.After instead.",
+	URL:      "https://example.com/sleeptest",
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      run,
+}
+
+// Options, off by default; tests switch them on with flags.
+var (
+	dup    bool // report each call twice, with identical fixes
+	zero   bool // also report time.Sleep(0), with a conflicting fix
+	budget bool // fix by calling budget.Sleep, adding an import
+	panics bool // panic in Run
+)
+
+func init() {
+	Analyzer.Flags.BoolVar(&dup, "dup", false, "report each call twice with the same fix")
+	Analyzer.Flags.BoolVar(&zero, "zero", false, "also report time.Sleep(0) with a conflicting fix")
+	Analyzer.Flags.BoolVar(&budget, "budget", false, "fix with budget.Sleep")
+	Analyzer.Flags.BoolVar(&panics, "panic", false, "panic")
+}
+
+const budgetPath = "github.com/retrylint/retrylint/budget"
+
+func run(pass *analysis.Pass) (any, error) {
+	if panics {
+		panic("sleeptest: boom\nsecond line")
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "time" || fn.Name() != "Sleep" {
+			continue
+		}
+		arg := types.ExprString(call.Args[0])
+		fix := analysis.SuggestedFix{
+			Message:   "Wait on time.After",
+			TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte("<-time.After(" + arg + ")")}},
+		}
+		if budget {
+			file := enclosingFile(pass, call)
+			fix = analysis.SuggestedFix{
+				Message: "Call budget.Sleep",
+				TextEdits: []analysis.TextEdit{
+					{Pos: call.Pos(), End: call.End(), NewText: []byte("budget.Sleep(" + arg + ")")},
+					{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + strconv.Quote(budgetPath))},
+				},
+			}
+		}
+		diag := analysis.Diagnostic{
+			Pos:            call.Pos(),
+			End:            call.End(),
+			Category:       "sleep",
+			Message:        "call to time.Sleep",
+			SuggestedFixes: []analysis.SuggestedFix{fix, {Message: "Delete the call"}},
+		}
+		for c := range cur.Enclosing((*ast.ForStmt)(nil)) {
+			loop := c.Node().(*ast.ForStmt)
+			diag.Related = []analysis.RelatedInformation{{Pos: loop.For, End: loop.For + 3, Message: "enclosing loop"}}
+			break
+		}
+		pass.Report(diag)
+		if dup {
+			diag.Message = "call to time.Sleep again"
+			pass.Report(diag)
+		}
+		if lit, ok := call.Args[0].(*ast.BasicLit); ok && zero && lit.Value == "0" {
+			pass.Report(analysis.Diagnostic{
+				Pos:     call.Pos(),
+				End:     call.End(),
+				Message: "zero sleep",
+				SuggestedFixes: []analysis.SuggestedFix{{
+					Message:   "Yield instead",
+					TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte("_ = 0")}},
+				}},
+			})
+		}
+	}
+	return nil, nil
+}
+
+func enclosingFile(pass *analysis.Pass, n ast.Node) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= n.Pos() && n.Pos() < f.FileEnd {
+			return f
+		}
+	}
+	panic("internal error: node outside the package's files")
+}

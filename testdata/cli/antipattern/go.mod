@@ -1,0 +1,3 @@
+module example.com/antipattern
+
+go 1.26

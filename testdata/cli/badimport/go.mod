@@ -1,0 +1,3 @@
+module example.com/badimport
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/sleepy
+
+go 1.26

@@ -1,0 +1,10 @@
+package retry
+
+import (
+	"testing"
+	"time"
+)
+
+func TestWait(t *testing.T) {
+	time.Sleep(time.Millisecond)
+}

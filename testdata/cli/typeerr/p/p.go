@@ -1,0 +1,4 @@
+// Package p is a fixture with a type error.
+package p
+
+func F() int { return "one" }

@@ -1,0 +1,3 @@
+module example.com/vetfacts
+
+go 1.26
