@@ -1,27 +1,187 @@
-// Package retryloop finds and classifies retry sites.
+// Package retryloop finds and classifies retry sites once for the
+// retrylint analyzers, which only decide and word.
+//
+// A retry site is code that runs the same operation again after it
+// failed: a loop (counted, range n, bare, flag-driven), a goto back to a
+// label, or a function that calls itself, in which a failure of an
+// operation leads to another attempt and success leaves. For each site
+// the Result records the retried operations, the bound, the waits
+// between attempts (how the delay evolves and whether it is random), the
+// context and its deadline, budget consultations and the HTTP requests
+// sent. Facts carry what crosses packages: whether a function reaches the
+// network, consults a budget, sends a non-idempotent request without a
+// key, waits, or computes a delay.
 package retryloop
 
 import (
+	"go/ast"
+	"go/token"
+	"go/types"
 	"reflect"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
-// Analyzer finds retry sites; it reports nothing.
+// Analyzer finds and classifies retry sites; it reports nothing.
 var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",
-	Doc:        "find and classify retry sites (reports nothing)",
+	Doc:        "find and classify retry sites for the retrylint analyzers (reports nothing)",
 	URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
+	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(FuncFact)},
 }
 
-// Result lists the retry sites of a package in source order.
-type Result struct {
-	Sites []*Site
+// ListFlag is a comma-separated list flag value.
+type ListFlag []string
+
+func (l *ListFlag) String() string { return strings.Join(*l, ",") }
+
+// Set splits a comma-separated list.
+func (l *ListFlag) Set(s string) error {
+	*l = nil
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*l = append(*l, f)
+		}
+	}
+	return nil
 }
 
-// Site is one retry site.
-type Site struct{}
+// Options are the classification settings. The reporting analyzers bind
+// their flags to these fields, so the CLI, go vet and the golangci-lint
+// plugin share one source of truth.
+type Options struct {
+	BudgetFuncs ListFlag // extra functions that consult a budget (pkg/path.Func, pkg/path.Type.Method)
+	RemotePkgs  ListFlag // extra import path prefixes whose calls reach the network
+	KeyHeaders  ListFlag // extra idempotency key header names
+}
 
-func run(pass *analysis.Pass) (any, error) { return &Result{}, nil }
+// Opts holds the options in force.
+var Opts = &Options{}
+
+// walker carries one pass's state.
+type walker struct {
+	pass  *analysis.Pass
+	info  *types.Info
+	opts  *Options
+	decls map[*types.Func]*ast.FuncDecl
+	facts map[*types.Func]*FuncFact
+	cur   *fnScope   // the function being examined
+	loops []ast.Node // loops of the current function
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	w := &walker{
+		pass:  pass,
+		info:  pass.TypesInfo,
+		opts:  Opts,
+		decls: map[*types.Func]*ast.FuncDecl{},
+		facts: map[*types.Func]*FuncFact{},
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+
+	var fns []*fnScope
+	fileOf := map[*token.File]*ast.File{}
+	for _, f := range pass.Files {
+		fileOf[pass.Fset.File(f.Pos())] = f
+	}
+	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
+		fs := &fnScope{node: n, file: fileOf[pass.Fset.File(n.Pos())]}
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body == nil {
+				return
+			}
+			fs.body, fs.typ = n.Body, n.Type
+			if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+				fs.obj = obj
+				w.decls[obj] = n
+			}
+		case *ast.FuncLit:
+			fs.body, fs.typ = n.Body, n.Type
+		}
+		fns = append(fns, fs)
+	})
+
+	w.computeFacts(fns)
+
+	res := &Result{}
+	for _, fs := range fns {
+		w.enter(fs)
+		res.Sites = append(res.Sites, w.findSites(fs)...)
+	}
+	w.cur = nil
+	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
+	return res, nil
+}
+
+// enter makes fs the current function.
+func (w *walker) enter(fs *fnScope) {
+	w.cur = fs
+	w.loops = w.loops[:0]
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			w.loops = append(w.loops, n)
+		}
+		return true
+	})
+}
+
+// factOf returns the fact of a function of this package (computed) or of
+// another (imported), or nil.
+func (w *walker) factOf(fn *types.Func) *FuncFact {
+	if fn == nil {
+		return nil
+	}
+	if f, ok := w.facts[fn]; ok {
+		return f
+	}
+	if fn.Pkg() == nil || fn.Pkg() == w.pass.Pkg {
+		return nil
+	}
+	var f FuncFact
+	if w.pass.ImportObjectFact(fn.Origin(), &f) {
+		w.facts[fn] = &f
+		return &f
+	}
+	w.facts[fn] = nil
+	return nil
+}
+
+// isRemoteCall reports whether a call reaches the network.
+func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return false
+	}
+	if (&ctx{w}).isRemoteFunc(fn) {
+		return true
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Remote
+}
+
+// isBudgetCall reports whether a call consults a budget, limiter or breaker.
+func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return false
+	}
+	if (&ctx{w}).isBudgetFunc(fn) {
+		return true
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Budget
+}
+
+// ctx adapts the walker for the call classifiers.
+type ctx struct{ *walker }

@@ -1,0 +1,231 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// BudgetPath is the import path of the bundled retry-budget library.
+const BudgetPath = "github.com/retrylint/retrylint/budget"
+
+// callee returns the function or method a call statically invokes, or nil.
+func callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn
+}
+
+// funcPath returns "pkg/path.Name" or "pkg/path.Type.Name" for fn.
+func funcPath(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return fn.Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
+		}
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			return fn.Pkg().Path() + ".(interface)." + fn.Name()
+		}
+	}
+	return fn.Pkg().Path() + "." + fn.Name()
+}
+
+// isFunc reports whether fn is one of the named functions ("pkg.Name" or "pkg.Type.Name").
+func isFunc(fn *types.Func, names ...string) bool {
+	p := funcPath(fn)
+	if p == "" {
+		return false
+	}
+	for _, n := range names {
+		if p == n {
+			return true
+		}
+	}
+	return false
+}
+
+func pkgPath(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	return fn.Pkg().Path()
+}
+
+// remoteFuncs are standard-library calls that reach the network.
+var remoteFuncs = map[string]bool{
+	"net/http.Get": true, "net/http.Head": true, "net/http.Post": true, "net/http.PostForm": true,
+	"net/http.Client.Do": true, "net/http.Client.Get": true, "net/http.Client.Head": true,
+	"net/http.Client.Post": true, "net/http.Client.PostForm": true,
+	"net/http.Transport.RoundTrip": true, "net/http.(interface).RoundTrip": true,
+	"net.Dial": true, "net.DialTimeout": true, "net.DialTCP": true, "net.DialUDP": true, "net.DialUnix": true,
+	"net.Dialer.Dial": true, "net.Dialer.DialContext": true, "net.LookupHost": true, "net.LookupIP": true,
+	"net.Resolver.LookupHost": true, "net.Resolver.LookupIPAddr": true,
+	"crypto/tls.Dial": true, "crypto/tls.DialWithDialer": true, "crypto/tls.Dialer.DialContext": true,
+	"net/smtp.Dial": true, "net/smtp.SendMail": true, "net/rpc.Dial": true, "net/rpc.DialHTTP": true,
+	"net/rpc.Client.Call": true,
+}
+
+// remotePkgPrefixes are packages whose exported calls (with an error result) reach the network.
+var remotePkgPrefixes = []string{
+	"database/sql",
+	"google.golang.org/grpc",
+	"github.com/redis/go-redis", "github.com/go-redis/redis",
+	"github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
+	"github.com/nats-io/nats.go", "github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp",
+	"github.com/jackc/pgx", "github.com/lib/pq", "go.mongodb.org/mongo-driver",
+	"github.com/aws/aws-sdk-go-v2/service/", "cloud.google.com/go/",
+	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty",
+}
+
+// sqlRemote lists the database/sql methods that talk to the server.
+func sqlRemote(name string) bool {
+	switch name {
+	case "Query", "QueryContext", "QueryRow", "QueryRowContext", "Exec", "ExecContext",
+		"Ping", "PingContext", "Begin", "BeginTx", "Commit", "Prepare", "PrepareContext", "Conn":
+		return true
+	}
+	return false
+}
+
+// isRemoteFunc reports whether fn reaches the network by itself.
+func (c *ctx) isRemoteFunc(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if remoteFuncs[funcPath(fn)] {
+		return true
+	}
+	path := fn.Pkg().Path()
+	if path == c.pass.Pkg.Path() {
+		return false
+	}
+	if !returnsError(fn) {
+		return false
+	}
+	if path == "database/sql" {
+		return sqlRemote(fn.Name())
+	}
+	for _, p := range append(remotePkgPrefixes, c.opts.RemotePkgs...) {
+		if p != "" && (path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") || strings.HasPrefix(path, p) && strings.HasSuffix(p, "/")) {
+			return true
+		}
+	}
+	// A gRPC-generated client method: an interface method taking ...grpc.CallOption.
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() {
+		last := sig.Params().At(sig.Params().Len() - 1).Type()
+		if s, ok := last.(*types.Slice); ok {
+			if n, ok := types.Unalias(s.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil &&
+				n.Obj().Pkg().Path() == "google.golang.org/grpc" && n.Obj().Name() == "CallOption" {
+				return true
+			}
+		}
+	}
+	var fact FuncFact
+	if c.pass.ImportObjectFact(fn, &fact) && fact.Remote {
+		return true
+	}
+	return false
+}
+
+// returnsError reports whether fn's last result is error.
+func returnsError(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	return isErrorType(sig.Results().At(sig.Results().Len() - 1).Type())
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// budgetFuncs are calls that consult a retry budget, limiter or breaker.
+var budgetFuncs = map[string]bool{
+	BudgetPath + ".Budget.Allow": true, BudgetPath + ".RatioBudget.Allow": true,
+	BudgetPath + ".(interface).Allow": true, BudgetPath + ".Limiter.Allow": true,
+	BudgetPath + ".Breaker.Allow": true,
+	"golang.org/x/time/rate.Limiter.Allow": true, "golang.org/x/time/rate.Limiter.AllowN": true,
+	"golang.org/x/time/rate.Limiter.Wait": true, "golang.org/x/time/rate.Limiter.WaitN": true,
+	"golang.org/x/time/rate.Limiter.Reserve": true, "golang.org/x/time/rate.Limiter.ReserveN": true,
+	"github.com/sony/gobreaker.CircuitBreaker.Execute": true, "github.com/sony/gobreaker.TwoStepCircuitBreaker.Allow": true,
+	"github.com/sony/gobreaker/v2.CircuitBreaker.Execute": true, "github.com/sony/gobreaker/v2.TwoStepCircuitBreaker.Allow": true,
+}
+
+// isBudgetFunc reports whether fn consults a retry budget, limiter or breaker.
+func (c *ctx) isBudgetFunc(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	p := funcPath(fn)
+	if budgetFuncs[p] {
+		return true
+	}
+	for _, n := range c.opts.BudgetFuncs {
+		if n == p {
+			return true
+		}
+	}
+	if path := pkgPath(fn); strings.HasPrefix(path, "github.com/failsafe-go/failsafe-go/") &&
+		(strings.Contains(path, "budget") || strings.Contains(path, "circuitbreaker") || strings.Contains(path, "ratelimiter")) {
+		switch fn.Name() {
+		case "TryAcquirePermit", "AcquirePermit", "TryAcquirePermits", "AcquirePermitWithMaxWait":
+			return true
+		}
+	}
+	var fact FuncFact
+	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) && fact.Budget {
+		return true
+	}
+	return false
+}
+
+// isRandFunc reports whether fn yields randomness.
+func isRandFunc(fn *types.Func) bool {
+	switch pkgPath(fn) {
+	case "math/rand", "math/rand/v2", "crypto/rand":
+		return true
+	case BudgetPath:
+		switch fn.Name() {
+		case "Jitter", "Delay", "Next", "NewIdempotencyKey":
+			return true
+		}
+	}
+	return false
+}
+
+// isContextType reports whether t is context.Context.
+func isContextType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// isNamed reports whether t (or *t) is the named type pkg.name.
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// isDurationType reports whether t is time.Duration.
+func isDurationType(t types.Type) bool { return isNamed(t, "time", "Duration") }
+
+// isStopChan reports whether t is a channel of struct{} usable as a stop signal.
+func isStopChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok || ch.Dir() == types.SendOnly {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
+}

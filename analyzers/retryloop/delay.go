@@ -1,0 +1,478 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// isWaitCall reports whether call waits: time.Sleep, budget.Sleep, or a
+// function known (by fact) to wait.
+func (w *walker) isWaitCall(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return false
+	}
+	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep", "time.Timer.Reset") {
+		return isFunc(fn, "time.Sleep", BudgetPath+".Sleep")
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Wait != nil
+}
+
+// isWaitRecv reports whether receiving from x waits for a timer:
+// time.After(d), time.Tick(d), t.C of a Timer or Ticker.
+func (w *walker) isWaitRecv(x ast.Expr) bool {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		return isFunc(callee(w.info, c), "time.After", "time.Tick")
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		t := w.info.TypeOf(sel.X)
+		return t != nil && (isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker"))
+	}
+	return false
+}
+
+// consults reports whether call checks a context: ctx.Err(), or a
+// context-aware wait (budget.Sleep, a waiting helper that takes the context).
+func (w *walker) consults(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return false
+	}
+	if fn.Name() == "Err" {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if t := w.info.TypeOf(sel.X); t != nil && isContextType(t) {
+				return true
+			}
+		}
+	}
+	if isFunc(fn, BudgetPath+".Sleep") {
+		return true
+	}
+	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable {
+		return true
+	}
+	return false
+}
+
+// isConsultRecv reports whether receiving from x consults a context or stop channel.
+func (w *walker) isConsultRecv(x ast.Expr) bool {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" {
+			if t := w.info.TypeOf(sel.X); t != nil && isContextType(t) {
+				return true
+			}
+		}
+		return false
+	}
+	t := w.info.TypeOf(x)
+	return t != nil && isStopChan(t)
+}
+
+// classifyWait describes one wait node found on a retry path.
+func (w *walker) classifyWait(n ast.Node) *Wait {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		fn := callee(w.info, n)
+		switch {
+		case isFunc(fn, "time.Sleep"):
+			wt := &Wait{Kind: WaitSleep, Node: n, Call: n}
+			if len(n.Args) == 1 {
+				wt.Delay = n.Args[0]
+			}
+			w.judgeDelay(wt)
+			return wt
+		case isFunc(fn, BudgetPath+".Sleep"):
+			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: true}
+			if len(n.Args) == 2 {
+				wt.Delay = n.Args[1]
+			}
+			w.judgeDelay(wt)
+			return wt
+		}
+		if f := w.factOf(fn); f != nil && f.Wait != nil {
+			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: f.Wait.Cancellable}
+			wt.Related = append(wt.Related, fn.Pos())
+			if f.Wait.Param >= 0 && f.Wait.Param < len(n.Args) {
+				wt.Delay = n.Args[f.Wait.Param]
+				w.judgeDelay(wt)
+			} else {
+				wt.Growth, wt.Jitter = f.Wait.Growth, f.Wait.Jitter
+			}
+			return wt
+		}
+	case *ast.UnaryExpr:
+		wt := &Wait{Kind: WaitAfter, Node: n}
+		w.timerDelay(n.X, wt)
+		return wt
+	case *ast.SelectStmt:
+		wt := &Wait{Kind: WaitSelect, Node: n}
+		for _, c := range n.Body.List {
+			comm := c.(*ast.CommClause)
+			var x ast.Expr
+			switch st := comm.Comm.(type) {
+			case *ast.ExprStmt:
+				x = st.X
+			case *ast.AssignStmt:
+				if len(st.Rhs) == 1 {
+					x = st.Rhs[0]
+				}
+			}
+			u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW {
+				continue
+			}
+			if w.isWaitRecv(u.X) {
+				w.timerDelay(u.X, wt)
+			} else {
+				wt.Cancellable = true
+			}
+		}
+		return wt
+	}
+	return nil
+}
+
+// timerDelay finds the delay of a timer receive (time.After(d), t.C).
+func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		wt.Call = c
+		if isFunc(callee(w.info, c), "time.Tick") {
+			wt.Kind = WaitTicker
+		}
+		if len(c.Args) == 1 {
+			wt.Delay = c.Args[0]
+		}
+		w.judgeDelay(wt)
+		return
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok {
+		if isNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
+			wt.Kind = WaitTicker
+			wt.Growth = GrowthFixed
+			return
+		}
+		if wt.Kind != WaitSelect {
+			wt.Kind = WaitTimer
+		}
+		wt.Growth = GrowthUnknown
+	}
+}
+
+// judgeDelay decides how a wait's delay evolves and whether it is random.
+func (w *walker) judgeDelay(wt *Wait) {
+	if wt.Delay == nil {
+		wt.Growth = GrowthUnknown
+		return
+	}
+	j := w.delayOf(wt.Delay, 0, map[types.Object]bool{})
+	wt.Growth, wt.Jitter = j.growth, j.jitter
+	if j.related.IsValid() {
+		wt.Related = append(wt.Related, j.related)
+	}
+}
+
+type judged struct {
+	growth  Growth
+	jitter  bool
+	related token.Pos
+}
+
+// delayOf judges a duration expression inside the site's function.
+func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judged {
+	if depth > 8 {
+		return judged{growth: GrowthUnknown}
+	}
+	e = ast.Unparen(e)
+	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
+		return judged{growth: GrowthFixed}
+	}
+	var res judged
+	res.growth = GrowthFixed
+	merge := func(j judged) {
+		res.jitter = res.jitter || j.jitter
+		if j.related.IsValid() && !res.related.IsValid() {
+			res.related = j.related
+		}
+		res.growth = combine(res.growth, j.growth)
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		obj := w.info.Uses[e]
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return judged{growth: GrowthUnknown}
+		}
+		if seen[v] {
+			return judged{growth: GrowthGrowing}
+		}
+		seen[v] = true
+		return w.varDelay(v, depth, seen)
+	case *ast.BinaryExpr:
+		x := w.delayOf(e.X, depth+1, seen)
+		y := w.delayOf(e.Y, depth+1, seen)
+		merge(x)
+		merge(y)
+		if e.Op == token.SHL && w.loopVarish(e.Y) {
+			res.growth = combine(res.growth, GrowthGrowing)
+		}
+		if (e.Op == token.MUL || e.Op == token.SHL) && (x.growth == GrowthGrowing || y.growth == GrowthGrowing) {
+			res.growth = combine(res.growth, GrowthGrowing)
+		}
+		return res
+	case *ast.CallExpr:
+		// Conversions: time.Duration(x).
+		if tv, ok := w.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			return w.delayOf(e.Args[0], depth+1, seen)
+		}
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := w.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
+				for _, a := range e.Args {
+					merge(w.delayOf(a, depth+1, seen))
+				}
+				return res
+			}
+		}
+		fn := callee(w.info, e)
+		if fn == nil {
+			return judged{growth: GrowthUnknown}
+		}
+		if isRandFunc(fn) {
+			return judged{growth: GrowthUnknown, jitter: true}
+		}
+		if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
+			for _, a := range e.Args {
+				merge(w.delayOf(a, depth+1, seen))
+			}
+			res.growth = GrowthGrowing
+			return res
+		}
+		if w.readsRetryAfter(e) {
+			return judged{growth: GrowthServer}
+		}
+		switch pkgPath(fn) {
+		case "math":
+			for _, a := range e.Args {
+				merge(w.delayOf(a, depth+1, seen))
+			}
+			return res
+		case "time":
+			if isFunc(fn, "time.Duration.Seconds", "time.Duration.Milliseconds", "time.Duration.Nanoseconds", "time.Duration.Microseconds", "time.Duration.Minutes") {
+				if sel, ok := e.Fun.(*ast.SelectorExpr); ok {
+					return w.delayOf(sel.X, depth+1, seen)
+				}
+			}
+			if isFunc(fn, "time.Until", "time.Since", "time.Time.Sub") {
+				return judged{growth: GrowthServer}
+			}
+			return judged{growth: GrowthUnknown}
+		}
+		if f := w.factOf(fn); f != nil && f.Delay != nil {
+			j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, related: fn.Pos()}
+			// A delay function of the attempt number grows when its result depends on it.
+			if j.growth == GrowthFixed && f.Delay.UsesParam {
+				for _, a := range e.Args {
+					if w.loopVarish(a) {
+						j.growth = GrowthGrowing
+					}
+				}
+			}
+			return j
+		}
+		return judged{growth: GrowthUnknown}
+	case *ast.SelectorExpr:
+		// A config field the analysis cannot see.
+		return judged{growth: GrowthUnknown}
+	}
+	return judged{growth: GrowthUnknown}
+}
+
+// combine merges the growth of two parts of one expression.
+func combine(a, b Growth) Growth {
+	switch {
+	case a == GrowthServer || b == GrowthServer:
+		return GrowthServer
+	case a == GrowthUnknown || b == GrowthUnknown:
+		return GrowthUnknown
+	case a == GrowthGrowing || b == GrowthGrowing:
+		return GrowthGrowing
+	}
+	return GrowthFixed
+}
+
+// varDelay judges a local variable used as a delay: from its definitions
+// in the function and whether the loop grows it.
+func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) judged {
+	fn := w.cur
+	if fn == nil || v.Parent() == nil || v.Pkg() != w.pass.Pkg || v.Parent() == w.pass.Pkg.Scope() {
+		return judged{growth: GrowthUnknown}
+	}
+	if w.isParamVar(v) {
+		return judged{growth: GrowthUnknown, related: token.NoPos}
+	}
+	for _, l := range w.loops {
+		if w.isLoopKey(v, l) {
+			return judged{growth: GrowthGrowing}
+		}
+	}
+	var res judged
+	res.growth = GrowthFixed
+	defs := 0
+	grows := false
+	ast.Inspect(fn.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if !w.isVar(l, v) {
+					continue
+				}
+				defs++
+				if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN {
+					grows = true
+				}
+				if len(n.Lhs) == len(n.Rhs) {
+					r := n.Rhs[i]
+					if n.Tok == token.ASSIGN && refersTo(w.info, r, v) {
+						grows = true
+					}
+					j := w.delayOf(r, depth+1, seen)
+					res.jitter = res.jitter || j.jitter
+					if j.related.IsValid() {
+						res.related = j.related
+					}
+					if j.growth == GrowthGrowing && w.inLoop(n) {
+						grows = true
+					}
+					res.growth = combine(res.growth, j.growth)
+				} else {
+					res.growth = GrowthUnknown
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if w.info.Defs[name] == v {
+					defs++
+					if i < len(n.Values) {
+						j := w.delayOf(n.Values[i], depth+1, seen)
+						res.jitter = res.jitter || j.jitter
+						res.growth = combine(res.growth, j.growth)
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if w.isVar(n.X, v) {
+				grows = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && w.isVar(n.X, v) {
+				res.growth = GrowthUnknown // address taken
+			}
+		}
+		return true
+	})
+	if defs == 0 {
+		return judged{growth: GrowthUnknown}
+	}
+	if grows && res.growth != GrowthServer && res.growth != GrowthUnknown {
+		res.growth = GrowthGrowing
+	} else if grows && res.growth == GrowthUnknown && !res.jitter {
+		res.growth = GrowthGrowing
+	}
+	return res
+}
+
+func refersTo(info *types.Info, e ast.Expr, v types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// inLoop reports whether n lies inside a loop of the current function.
+func (w *walker) inLoop(n ast.Node) bool {
+	for _, l := range w.loops {
+		if l.Pos() <= n.Pos() && n.End() <= l.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// loopVarish reports whether e mentions a variable a loop changes (an
+// attempt counter).
+func (w *walker) loopVarish(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		v, ok := w.info.Uses[id].(*types.Var)
+		if !ok {
+			return true
+		}
+		for _, l := range w.loops {
+			if w.modifiedIn(v, l) || w.isLoopKey(v, l) {
+				found = true
+			}
+		}
+		if w.cur != nil && w.isParamVar(v) {
+			found = true // a helper's attempt parameter
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *walker) isLoopKey(v *types.Var, l ast.Node) bool {
+	if r, ok := l.(*ast.RangeStmt); ok {
+		if id, ok := r.Key.(*ast.Ident); ok && w.info.Defs[id] == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) isParamVar(v *types.Var) bool {
+	if w.cur == nil {
+		return false
+	}
+	return w.isParam(v, w.cur.typ)
+}
+
+// readsRetryAfter reports whether a call reads a server-directed delay:
+// Retry-After or a rate-limit reset header, directly or in a function of
+// the package it calls.
+func (w *walker) readsRetryAfter(call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn := callee(w.info, c); fn != nil {
+			if isFunc(fn, "net/http.Header.Get", "net/http.Header.Values") && len(c.Args) == 1 {
+				if tv := w.info.Types[c.Args[0]]; tv.Value != nil {
+					h := strings.ToLower(tv.Value.ExactString())
+					if strings.Contains(h, "retry-after") || strings.Contains(h, "reset") {
+						found = true
+					}
+				}
+			}
+			if f := w.factOf(fn); f != nil && f.Delay != nil && f.Delay.Growth == GrowthServer {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

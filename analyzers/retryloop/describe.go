@@ -1,0 +1,608 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"net/textproto"
+	"slices"
+	"strings"
+)
+
+// describe fills in what a site touches: remote calls, budgets, the
+// context and the HTTP requests it sends.
+func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.BlockStmt) {
+	ast.Inspect(node, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if site.Remote == nil && w.isRemoteCall(n) {
+				site.Remote = n
+			}
+			if w.isBudgetCall(n) {
+				site.Budget = append(site.Budget, n.Pos())
+			}
+			if w.consults(n) {
+				site.Ctx.Consulted = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW && w.isConsultRecv(n.X) {
+				site.Ctx.Consulted = true
+			}
+		}
+		return true
+	})
+	w.describeContext(site, fs, node)
+	w.describeRequests(site, fs, node)
+	if site.Bound == BoundNone && site.Ctx.Consulted && site.Ctx.InScope != nil {
+		if d := w.varDeadline(site.Ctx.InScope, fs, 0); d == DeadlineSet || d == DeadlineCaller {
+			site.Bound = BoundDeadline
+		}
+	}
+}
+
+// describeContext finds the context and stop channel in scope and the
+// deadline the attempts run under.
+func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
+	pos := node.Pos()
+	var best, stop *types.Var
+	consider := func(v *types.Var) {
+		if v == nil || v.Pos() > pos || (v.Parent() != nil && !v.Parent().Contains(pos)) {
+			return
+		}
+		if isContextType(v.Type()) && (best == nil || v.Pos() > best.Pos()) {
+			best = v
+		}
+		if isStopChan(v.Type()) && (stop == nil || v.Pos() > stop.Pos()) {
+			stop = v
+		}
+	}
+	if fs.typ.Params != nil {
+		for _, f := range fs.typ.Params.List {
+			for _, n := range f.Names {
+				v, _ := w.info.Defs[n].(*types.Var)
+				consider(v)
+			}
+		}
+	}
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if n == nil || n.Pos() > pos {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := w.info.Defs[id].(*types.Var); ok {
+				consider(v)
+			}
+		}
+		return true
+	})
+	// A closure sees its enclosing function's context too.
+	if best == nil {
+		if outer := w.enclosingOf(fs.node); outer != nil {
+			saved := w.cur
+			w.describeContextOuter(site, outer, pos, &best, &stop)
+			w.cur = saved
+		}
+	}
+	site.Ctx.InScope, site.Ctx.StopChan = best, stop
+
+	// The deadline the attempts run under.
+	dl := DeadlineUnknown
+	first := true
+	merge := func(d Deadline) {
+		if first {
+			dl, first = d, false
+			return
+		}
+		if d > dl || dl == DeadlineNone {
+			if !(d == DeadlineNone && dl != DeadlineNone) {
+				dl = d
+			}
+		}
+	}
+	for _, op := range site.Ops {
+		if d, ok := w.opDeadline(site, op, fs); ok {
+			merge(d)
+		}
+	}
+	if first {
+		dl = DeadlineUnknown
+	}
+	site.Ctx.Attempts = dl
+	// A per-attempt WithTimeout inside the site.
+	ast.Inspect(node, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+			site.Ctx.AttemptTimeout = true
+		}
+		return true
+	})
+}
+
+func (w *walker) describeContextOuter(site *Site, outer *fnScope, pos token.Pos, best, stop **types.Var) {
+	if outer.typ.Params != nil {
+		for _, f := range outer.typ.Params.List {
+			for _, n := range f.Names {
+				if v, ok := w.info.Defs[n].(*types.Var); ok && isContextType(v.Type()) && *best == nil {
+					*best = v
+				}
+			}
+		}
+	}
+}
+
+// enclosingOf finds the function scope enclosing a function literal.
+func (w *walker) enclosingOf(n ast.Node) *fnScope {
+	lit, ok := n.(*ast.FuncLit)
+	if !ok {
+		return nil
+	}
+	for _, d := range w.decls {
+		if d.Body != nil && d.Pos() <= lit.Pos() && lit.End() <= d.End() {
+			return &fnScope{node: d, body: d.Body, typ: d.Type}
+		}
+	}
+	return nil
+}
+
+// opDeadline classifies the deadline one operation runs under; ok is false
+// when the operation says nothing about it.
+func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline, bool) {
+	fn := callee(w.info, op)
+	// A context argument.
+	for _, a := range op.Args {
+		if w.isContextExpr(a) {
+			d := w.ctxDeadline(site, a, fs, 0)
+			return d, true
+		}
+	}
+	switch {
+	case isFunc(fn, "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"):
+		return DeadlineNone, true
+	case isFunc(fn, "net/http.Client.Do", "net/http.Client.Get", "net/http.Client.Head", "net/http.Client.Post", "net/http.Client.PostForm"):
+		timeout := w.clientTimeout(op, fs)
+		if timeout == Yes {
+			site.Ctx.AttemptTimeout = true
+			return DeadlineSet, true
+		}
+		if isFunc(fn, "net/http.Client.Do") && len(op.Args) == 1 {
+			if b := w.requestBuild(op.Args[0], fs); b != nil {
+				if isFunc(callee(w.info, b), "net/http.NewRequestWithContext") && len(b.Args) > 0 {
+					return w.ctxDeadline(site, b.Args[0], fs, 0), true
+				}
+				if timeout == No {
+					return DeadlineNone, true
+				}
+			}
+			return DeadlineUnknown, true
+		}
+		if timeout == No {
+			return DeadlineNone, true
+		}
+		return DeadlineUnknown, true
+	case isFunc(fn, "net.Dial", "net.DialTCP", "net.DialUDP", "net.DialUnix", "crypto/tls.Dial"):
+		return DeadlineNone, true
+	case isFunc(fn, "net.DialTimeout"):
+		site.Ctx.AttemptTimeout = true
+		return DeadlineSet, true
+	}
+	return DeadlineUnknown, false
+}
+
+// ctxDeadline classifies a context expression.
+func (w *walker) ctxDeadline(site *Site, e ast.Expr, fs *fnScope, depth int) Deadline {
+	e = ast.Unparen(e)
+	if depth > 6 {
+		return DeadlineUnknown
+	}
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		fn := callee(w.info, e)
+		switch {
+		case isFunc(fn, "context.Background", "context.TODO"):
+			if site != nil && site.Ctx.BackgroundCall == nil {
+				site.Ctx.BackgroundCall = e
+			}
+			return DeadlineNone
+		case isFunc(fn, "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause"):
+			return DeadlineSet
+		case isFunc(fn, "context.WithCancel", "context.WithValue", "context.WithCancelCause", "context.WithoutCancel"):
+			if len(e.Args) > 0 {
+				if isFunc(fn, "context.WithoutCancel") {
+					return DeadlineNone
+				}
+				return w.ctxDeadline(site, e.Args[0], fs, depth+1)
+			}
+		case isFunc(fn, "net/http.Request.Context"):
+			return DeadlineCaller
+		}
+		return DeadlineUnknown
+	case *ast.Ident:
+		v, ok := w.info.Uses[e].(*types.Var)
+		if !ok {
+			return DeadlineUnknown
+		}
+		return w.varDeadlineSite(site, v, fs, depth)
+	}
+	return DeadlineUnknown
+}
+
+func (w *walker) varDeadline(v *types.Var, fs *fnScope, depth int) Deadline {
+	return w.varDeadlineSite(nil, v, fs, depth)
+}
+
+func (w *walker) varDeadlineSite(site *Site, v *types.Var, fs *fnScope, depth int) Deadline {
+	if w.isParam(v, fs.typ) {
+		return DeadlineCaller
+	}
+	res := DeadlineUnknown
+	n := 0
+	ast.Inspect(fs.body, func(nd ast.Node) bool {
+		as, ok := nd.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if !w.isVar(l, v) {
+				continue
+			}
+			n++
+			var r ast.Expr
+			if len(as.Rhs) == len(as.Lhs) {
+				r = as.Rhs[i]
+			} else if len(as.Rhs) == 1 && i == 0 {
+				r = as.Rhs[0]
+			}
+			if r == nil {
+				res = DeadlineUnknown
+				continue
+			}
+			d := w.ctxDeadline(site, r, fs, depth+1)
+			if n == 1 {
+				res = d
+			} else if d != res {
+				res = DeadlineUnknown
+			}
+		}
+		return true
+	})
+	if n == 0 {
+		// A closure's captured context: judge it in the enclosing function.
+		if outer := w.enclosingOf(fs.node); outer != nil {
+			return w.varDeadlineSite(site, v, outer, depth+1)
+		}
+	}
+	return res
+}
+
+// clientTimeout reports whether the http.Client of a method call has a timeout.
+func (w *walker) clientTimeout(call *ast.CallExpr, fs *fnScope) Tri {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return Unknown
+	}
+	recv := ast.Unparen(sel.X)
+	if rs, ok := recv.(*ast.SelectorExpr); ok {
+		if v, ok := w.info.Uses[rs.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient" {
+			return No
+		}
+		return Unknown
+	}
+	id, ok := recv.(*ast.Ident)
+	if !ok {
+		return Unknown
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return Unknown
+	}
+	var lit *ast.CompositeLit
+	count := 0
+	find := func(root ast.Node) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
+						count++
+						lit = compositeOf(n.Rhs[i])
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if w.info.Defs[name] == v && i < len(n.Values) {
+						count++
+						lit = compositeOf(n.Values[i])
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && w.isVar(n.X, v) {
+					count += 2 // address taken: cannot follow
+				}
+			}
+			return true
+		})
+	}
+	if v.Parent() == w.pass.Pkg.Scope() {
+		for _, f := range w.pass.Files {
+			find(f)
+		}
+	} else {
+		find(fs.body)
+	}
+	if count != 1 || lit == nil {
+		return Unknown
+	}
+	if !isNamed(w.info.TypeOf(lit), "net/http", "Client") {
+		return Unknown
+	}
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Timeout" {
+				return Yes
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Transport" {
+				return Unknown // a transport may bound its dials and headers
+			}
+		}
+	}
+	return No
+}
+
+func compositeOf(e ast.Expr) *ast.CompositeLit {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// requestBuild finds the http.NewRequest* call that built a request variable.
+func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	var build *ast.CallExpr
+	count := 0
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if !w.isVar(l, v) {
+				continue
+			}
+			count++
+			var r ast.Expr
+			if len(as.Rhs) == 1 {
+				r = as.Rhs[0]
+			} else if i < len(as.Rhs) {
+				r = as.Rhs[i]
+			}
+			if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "net/http.NewRequest", "net/http.NewRequestWithContext") {
+				build = c
+			}
+		}
+		return true
+	})
+	if count != 1 {
+		return nil
+	}
+	return build
+}
+
+// describeRequests records the HTTP requests the site sends.
+func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
+	ast.Inspect(node, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := callee(w.info, call)
+		switch {
+		case isFunc(fn, "net/http.Post", "net/http.PostForm", "net/http.Client.Post", "net/http.Client.PostForm"):
+			r := &Request{Pos: call.Pos(), Send: call, Method: "POST", Shortcut: true}
+			site.Requests = append(site.Requests, r)
+		case isFunc(fn, "net/http.Client.Do", "net/http.Transport.RoundTrip", "net/http.(interface).RoundTrip") && len(call.Args) == 1:
+			r := &Request{Pos: call.Pos(), Send: call}
+			w.resolveRequest(r, call.Args[0], fs, node)
+			site.Requests = append(site.Requests, r)
+		default:
+			if f := w.factOf(fn); f != nil {
+				for _, wr := range f.Writes {
+					site.Requests = append(site.Requests, &Request{
+						Pos: call.Pos(), Send: call, Method: wr.Method, Headers: wr.Headers,
+						KeyInLoop: wr.KeyMinted, Via: fn, KeyPos: call.Pos(),
+					})
+				}
+			}
+		}
+		return true
+	})
+}
+
+// resolveRequest finds a request's method and headers.
+func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.Node) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	r.Build = w.requestBuild(e, fs)
+	if r.Build != nil {
+		idx := 0
+		if isFunc(callee(w.info, r.Build), "net/http.NewRequestWithContext") {
+			idx = 1
+		}
+		if idx < len(r.Build.Args) {
+			if tv := w.info.Types[r.Build.Args[idx]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+				r.Method = strings.ToUpper(constant.StringVal(tv.Value))
+			}
+		}
+	}
+	// Headers set on the request anywhere in the function.
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(n.Args) != 2 {
+				return true
+			}
+			if !isFunc(callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") {
+				return true
+			}
+			if !w.headerOf(sel.X, v) {
+				return true
+			}
+			w.addHeader(r, n.Args[0], n.Args[1], fs, loop)
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				ix, ok := l.(*ast.IndexExpr)
+				if !ok || !w.headerOf(ix.X, v) || i >= len(n.Rhs) {
+					continue
+				}
+				w.addHeader(r, ix.Index, n.Rhs[i], fs, loop)
+			}
+		}
+		return true
+	})
+}
+
+// headerOf reports whether e is req.Header for the request variable v.
+func (w *walker) headerOf(e ast.Expr, v *types.Var) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Header" {
+		return false
+	}
+	return w.isVar(sel.X, v)
+}
+
+func (w *walker) addHeader(r *Request, key, val ast.Expr, fs *fnScope, loop ast.Node) {
+	tv := w.info.Types[key]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return
+	}
+	name := textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value))
+	if !slices.Contains(r.Headers, name) {
+		r.Headers = append(r.Headers, name)
+	}
+	if !isKeyHeader(name, w.opts.KeyHeaders) {
+		return
+	}
+	r.KeyVal = val
+	r.KeyPos = val.Pos()
+	if w.mintedIn(val, fs, loop) {
+		r.KeyInLoop = true
+	}
+}
+
+// mintedIn reports whether a header value is computed afresh inside the
+// loop by a call (a new UUID or random value on every attempt).
+func (w *walker) mintedIn(val ast.Expr, fs *fnScope, loop ast.Node) bool {
+	inLoop := func(n ast.Node) bool { return loop.Pos() <= n.Pos() && n.End() <= loop.End() }
+	hasCall := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if tv, ok := w.info.Types[c.Fun]; !(ok && tv.IsType()) {
+					fn := callee(w.info, c)
+					if fn == nil || !isFunc(fn, "strconv.Itoa", "fmt.Sprint", "fmt.Sprintf") || containsRandCall(w.info, c) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	val = ast.Unparen(val)
+	if inLoop(val) && hasCall(val) {
+		// A call on a value made outside the loop (key.String()) is not a mint.
+		if c, ok := val.(*ast.CallExpr); ok {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && len(c.Args) == 0 {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					if o := w.info.Uses[id]; o != nil && !inLoop(&ast.Ident{NamePos: o.Pos()}) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	if id, ok := val.(*ast.Ident); ok {
+		v, ok := w.info.Uses[id].(*types.Var)
+		if !ok || !inLoop(&ast.Ident{NamePos: v.Pos()}) {
+			return false
+		}
+		minted := false
+		ast.Inspect(fs.body, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for i, l := range as.Lhs {
+					if w.isVar(l, v) && inLoop(as) {
+						r := as.Rhs[0]
+						if i < len(as.Rhs) {
+							r = as.Rhs[i]
+						}
+						if hasCall(r) {
+							minted = true
+						}
+					}
+				}
+			}
+			return true
+		})
+		return minted
+	}
+	return false
+}
+
+func containsRandCall(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && isRandFunc(callee(info, c)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// KeyHeaders are the idempotency key headers recognised by default.
+var KeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
+
+// HasKey reports whether the request sets one of the key headers
+// (defaults plus extra, canonicalised).
+func (r *Request) HasKey(extra []string) bool { return r.hasKey(extra) }
+
+func (r *Request) hasKey(extra []string) bool {
+	for _, h := range r.Headers {
+		if isKeyHeader(h, extra) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKeyHeader(h string, extra []string) bool {
+	if slices.Contains(KeyHeaders, h) {
+		return true
+	}
+	for _, x := range extra {
+		if textproto.CanonicalMIMEHeaderKey(x) == h {
+			return true
+		}
+	}
+	return false
+}
+
+// NonIdempotent reports whether the request's method needs a key (POST, PATCH).
+func (r *Request) NonIdempotent() bool { return r.Method == "POST" || r.Method == "PATCH" }

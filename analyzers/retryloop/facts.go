@@ -1,0 +1,301 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// FuncFact describes what a function does that matters to a retry site
+// calling it from another package.
+type FuncFact struct {
+	// Remote: the function reaches the network (directly or through callees).
+	Remote bool
+	// Budget: the function consults a retry budget, limiter or breaker.
+	Budget bool
+	// Writes lists the non-idempotent HTTP requests (POST, PATCH) it sends.
+	Writes []Write
+	// Wait is set when the function waits (a sleep helper).
+	Wait *WaitFact
+	// Delay is set when the function computes a delay (returns a time.Duration).
+	Delay *DelayFact
+}
+
+// AFact marks FuncFact as an analysis fact.
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	s := "func:"
+	if f.Remote {
+		s += " remote"
+	}
+	if f.Budget {
+		s += " budget"
+	}
+	for _, w := range f.Writes {
+		s += " writes=" + w.Method
+		if w.KeyMinted {
+			s += "+minted-key"
+		}
+	}
+	if f.Wait != nil {
+		s += " waits"
+		if f.Wait.Cancellable {
+			s += "(ctx)"
+		}
+	}
+	if f.Delay != nil {
+		s += " delay=" + f.Delay.Growth.String()
+		if f.Delay.Jitter {
+			s += "+jitter"
+		}
+	}
+	return s
+}
+
+func (f *FuncFact) empty() bool {
+	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil
+}
+
+func (f *FuncFact) equal(g *FuncFact) bool {
+	if f.Remote != g.Remote || f.Budget != g.Budget || len(f.Writes) != len(g.Writes) {
+		return false
+	}
+	if (f.Wait == nil) != (g.Wait == nil) || (f.Delay == nil) != (g.Delay == nil) {
+		return false
+	}
+	if f.Wait != nil && *f.Wait != *g.Wait || f.Delay != nil && *f.Delay != *g.Delay {
+		return false
+	}
+	for i := range f.Writes {
+		if f.Writes[i].Method != g.Writes[i].Method || f.Writes[i].KeyMinted != g.Writes[i].KeyMinted ||
+			!slices.Equal(f.Writes[i].Headers, g.Writes[i].Headers) {
+			return false
+		}
+	}
+	return true
+}
+
+// Write is a non-idempotent HTTP request a function sends.
+type Write struct {
+	Method    string
+	Headers   []string // canonical header names set on it
+	KeyMinted bool     // the key value is minted inside the function, afresh on every call
+}
+
+// WaitFact describes a function that waits.
+type WaitFact struct {
+	Param       int // index of the parameter holding the delay, or -1
+	Cancellable bool
+	Growth      Growth
+	Jitter      bool
+}
+
+// DelayFact describes a function that computes a delay.
+type DelayFact struct {
+	Growth    Growth
+	Jitter    bool
+	UsesParam bool // the result depends on a parameter (an attempt number)
+}
+
+// computeFacts derives the facts of the package's functions, iterating
+// to a fixed point over calls within the package, and exports them.
+func (w *walker) computeFacts(fns []*fnScope) {
+	var decls []*fnScope
+	for _, fs := range fns {
+		if fs.obj != nil {
+			decls = append(decls, fs)
+			w.facts[fs.obj] = &FuncFact{}
+		}
+	}
+	for iter := 0; iter < 4; iter++ {
+		changed := false
+		for _, fs := range decls {
+			w.enter(fs)
+			f := w.funcFact(fs)
+			if !f.equal(w.facts[fs.obj]) {
+				changed = true
+			}
+			w.facts[fs.obj] = f
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, fs := range decls {
+		f := w.facts[fs.obj]
+		if f.empty() {
+			w.facts[fs.obj] = nil
+			continue
+		}
+		w.pass.ExportObjectFact(fs.obj, f)
+	}
+	w.cur = nil
+}
+
+// funcFact computes one function's fact from its body.
+func (w *walker) funcFact(fs *fnScope) *FuncFact {
+	f := &FuncFact{}
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := callee(w.info, call)
+		if fn == nil || fn == fs.obj {
+			return true
+		}
+		if w.isRemoteCall(call) {
+			f.Remote = true
+		}
+		if w.isBudgetCall(call) {
+			f.Budget = true
+		}
+		return true
+	})
+	// Non-idempotent requests.
+	site := &Site{}
+	w.describeRequests(site, fs, fs.body)
+	for _, r := range site.Requests {
+		if r.NonIdempotent() {
+			f.Writes = append(f.Writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
+		}
+	}
+	// A wait at the top level of the body (a sleep helper, not a retry loop).
+	for _, st := range fs.body.List {
+		var wait ast.Node
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				return false
+			case *ast.CallExpr:
+				if isFunc(callee(w.info, n), "time.Sleep", BudgetPath+".Sleep") {
+					wait = n
+				}
+			case *ast.SelectStmt:
+				for _, c := range n.Body.List {
+					if cc := c.(*ast.CommClause); cc.Comm != nil {
+						if es, ok := cc.Comm.(*ast.ExprStmt); ok {
+							if u, ok := es.X.(*ast.UnaryExpr); ok && u.Op == token.ARROW && w.isWaitRecv(u.X) {
+								wait = n
+							}
+						}
+					}
+				}
+			}
+			return wait == nil
+		})
+		if wait != nil {
+			wt := w.classifyWait(wait)
+			if wt == nil {
+				break
+			}
+			wf := &WaitFact{Param: -1, Cancellable: wt.Cancellable, Growth: wt.Growth, Jitter: wt.Jitter}
+			if wt.Delay != nil {
+				if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok {
+					if v, ok := w.info.Uses[id].(*types.Var); ok {
+						wf.Param = w.paramIndex(v, fs.typ)
+					}
+				}
+			}
+			f.Wait = wf
+			break
+		}
+	}
+	// A delay computation: a single time.Duration result.
+	if sig, ok := fs.obj.Type().(*types.Signature); ok && sig.Results().Len() == 1 && isDurationType(sig.Results().At(0).Type()) && f.Wait == nil {
+		var d *DelayFact
+		ast.Inspect(fs.body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			ret, ok := n.(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				return true
+			}
+			j := w.delayOf(ret.Results[0], 0, map[types.Object]bool{})
+			uses := w.usesParam(ret.Results[0], fs)
+			if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(ret.Results[0]) {
+				j.growth = GrowthGrowing
+			}
+			if d == nil {
+				d = &DelayFact{Growth: j.growth, Jitter: j.jitter, UsesParam: uses}
+			} else {
+				d.Jitter = d.Jitter || j.jitter
+				d.UsesParam = d.UsesParam || uses
+				if d.Growth != j.growth {
+					d.Growth = combine(d.Growth, j.growth)
+				}
+			}
+			return true
+		})
+		if d != nil && (d.Growth != GrowthUnknown || d.Jitter) {
+			f.Delay = d
+		}
+	}
+	return f
+}
+
+// growsWithParam reports whether e multiplies or shifts by something
+// (base << n, base * 2^n, math.Pow).
+func (w *walker) growsWithParam(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.SHL || n.Op == token.MUL {
+				found = true
+			}
+		case *ast.CallExpr:
+			if isFunc(callee(w.info, n), "math.Pow", "math.Exp2") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *walker) usesParam(e ast.Expr, fs *fnScope) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *walker) paramIndex(v *types.Var, ft *ast.FuncType) int {
+	if ft == nil || ft.Params == nil {
+		return -1
+	}
+	i := 0
+	for _, f := range ft.Params.List {
+		if len(f.Names) == 0 {
+			i++
+			continue
+		}
+		for _, n := range f.Names {
+			if w.info.Defs[n] == v {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
+}
+
+// keyMintedHere reports whether a request's key value is minted inside the
+// function (afresh on every call), which dedupes nothing when a caller
+// retries the function.
+func (w *walker) keyMintedHere(r *Request, fs *fnScope) bool {
+	if r.KeyVal == nil {
+		return false
+	}
+	return r.KeyInLoop || w.mintedIn(r.KeyVal, fs, fs.body)
+}

@@ -1,0 +1,684 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// fnScope is a function being searched for retry sites.
+type fnScope struct {
+	node ast.Node // *ast.FuncDecl or *ast.FuncLit
+	body *ast.BlockStmt
+	typ  *ast.FuncType
+	file *ast.File
+	obj  *types.Func // for declarations
+}
+
+// findSites finds the retry sites of one function (not of nested literals).
+func (w *walker) findSites(fs *fnScope) []*Site {
+	var sites []*Site
+	var stack []ast.Node
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
+				sites = append(sites, s)
+			}
+		case *ast.RangeStmt:
+			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
+				sites = append(sites, s)
+			}
+		case *ast.LabeledStmt:
+			if s := w.gotoSite(fs, n, stack); s != nil {
+				sites = append(sites, s)
+			}
+		}
+		return true
+	})
+	if s := w.recursionSite(fs); s != nil {
+		sites = append(sites, s)
+	}
+	return sites
+}
+
+func labelOf(stack []ast.Node, w *walker) *types.Label {
+	if len(stack) >= 2 {
+		if ls, ok := stack[len(stack)-2].(*ast.LabeledStmt); ok {
+			l, _ := w.info.Defs[ls.Label].(*types.Label)
+			return l
+		}
+	}
+	return nil
+}
+
+// opsIn lists the candidate operations in n: calls with an error (or,
+// for remote calls, a bool) last result, outside nested function literals.
+func (w *walker) opsIn(n ast.Node) map[*ast.CallExpr]bool {
+	ops := map[*ast.CallExpr]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if w.isOp(n) {
+				ops[n] = true
+			}
+		}
+		return true
+	})
+	return ops
+}
+
+// notOps are packages whose error results are not operations that fail transiently.
+var notOps = map[string]bool{
+	"fmt": true, "errors": true, "strconv": true, "strings": true, "bytes": true, "context": true,
+	"time": true, "sync": true, "encoding/json": true, "encoding/xml": true, "encoding/base64": true,
+	"encoding/hex": true, "net/url": true, "regexp": true, "path/filepath": true, "unicode/utf8": true,
+	"math/big": true, "sort": true, "slices": true, "maps": true, "reflect": true,
+}
+
+func (w *walker) isOp(call *ast.CallExpr) bool {
+	t := w.info.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	var last types.Type
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		last = tup.At(tup.Len() - 1).Type()
+	} else {
+		last = t
+	}
+	fn := callee(w.info, call)
+	if fn != nil && notOps[pkgPath(fn)] {
+		return false
+	}
+	if fn != nil && pkgPath(fn) == BudgetPath {
+		return false
+	}
+	if isErrorType(last) {
+		return true
+	}
+	if isBool(last) && fn != nil && w.isRemoteCall(call) {
+		return true
+	}
+	return false
+}
+
+// loopSite classifies a for or range loop.
+func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site {
+	var body *ast.BlockStmt
+	var cond ast.Expr
+	shape := ShapeBare
+	bound := BoundNone
+	var boundPos token.Pos
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body, cond = l.Body, l.Cond
+		if v := w.counterCond(l.Cond, l); v != nil {
+			shape, bound, boundPos = ShapeCounted, BoundCounter, l.Cond.Pos()
+		}
+	case *ast.RangeStmt:
+		body = l.Body
+		t := w.info.TypeOf(l.X)
+		if t == nil {
+			return nil
+		}
+		if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return nil // a collection, channel or iterator
+		}
+		shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
+	}
+	ops := w.opsIn(body)
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond}
+	site := w.simulate(s, body.List)
+	if site == nil {
+		return nil
+	}
+	if w.isFailover(loop, body, site.Ops) {
+		return nil
+	}
+	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace
+	site.Func, site.File = fs.node, fs.file
+	if shape == ShapeBare && cond != nil && w.flagCond(cond) {
+		shape = ShapeFlag
+	}
+	site.Shape = shape
+	if bound == BoundNone {
+		bound, boundPos = w.bodyBound(loop, body)
+	}
+	site.Bound, site.BoundPos = bound, boundPos
+	w.describe(site, fs, loop, body)
+	return site
+}
+
+// simulate walks the body under success and under each op's failure.
+func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
+	s.fail = nil
+	succ := s.run(stmts)
+	if s.overflow {
+		return nil
+	}
+	successExits := false
+	for _, p := range succ {
+		if p.out == outExit {
+			successExits = true
+		}
+	}
+	var retried []*ast.CallExpr
+	waits := map[ast.Node]bool{}
+	consult := false
+	nextWithWait := false
+	for op := range s.ops {
+		for _, mode := range []opMode{modeErr, modeStatus} {
+			if mode == modeStatus && !w.returnsResponse(op) {
+				continue
+			}
+			s.fail, s.mode, s.seenFail, s.ambiguous = op, mode, false, false
+			ps := s.run(stmts)
+			if s.overflow || !s.seenFail || s.ambiguous {
+				continue
+			}
+			comesRound := false
+			for _, p := range ps {
+				if p.out == outNext {
+					comesRound = true
+					for _, wn := range p.waits {
+						waits[wn] = true
+					}
+					if len(p.waits) > 0 {
+						nextWithWait = true
+					}
+				}
+				if p.consult {
+					consult = true
+				}
+			}
+			if comesRound && !slices.Contains(retried, op) {
+				retried = append(retried, op)
+			}
+		}
+	}
+	if len(retried) == 0 {
+		return nil
+	}
+	site := &Site{}
+	if !successExits {
+		// A consume loop: it goes on after success. Only its error branch
+		// that waits and calls again is a retry.
+		if !nextWithWait {
+			return nil
+		}
+		site.Consume = true
+	}
+	slices.SortFunc(retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	site.Ops = retried
+	site.Ctx.Consulted = consult
+	var wn []ast.Node
+	for n := range waits {
+		wn = append(wn, n)
+	}
+	slices.SortFunc(wn, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
+	for _, n := range wn {
+		if wt := w.classifyWait(n); wt != nil {
+			site.Waits = append(site.Waits, wt)
+		}
+	}
+	return site
+}
+
+func (w *walker) returnsResponse(call *ast.CallExpr) bool {
+	tup, ok := w.info.TypeOf(call).(*types.Tuple)
+	return ok && tup.Len() == 2 && isNamed(tup.At(0).Type(), "net/http", "Response")
+}
+
+// counterCond returns the counter variable compared in a loop condition
+// (i < n, attempt <= max, retries > 0) that the loop changes.
+func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
+	if cond == nil {
+		return nil
+	}
+	var found *types.Var
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		switch b.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ:
+		default:
+			return true
+		}
+		for _, side := range []ast.Expr{b.X, b.Y} {
+			if v := w.intVar(side); v != nil && w.modifiedIn(v, loop) {
+				found = v
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (w *walker) intVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		return v
+	}
+	return nil
+}
+
+// modifiedIn reports whether v is assigned or incremented inside n.
+func (w *walker) modifiedIn(v *types.Var, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if w.isVar(n.X, v) {
+				found = true
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if w.isVar(l, v) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *walker) isVar(e ast.Expr, v types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	return w.info.Uses[id] == v || w.info.Defs[id] == v
+}
+
+// bodyBound finds a bound checked inside the loop body: an attempt counter
+// compared before leaving, or an elapsed-time check.
+func (w *walker) bodyBound(loop ast.Node, body *ast.BlockStmt) (Bound, token.Pos) {
+	bound, pos := BoundNone, token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || bound == BoundCounter {
+			return true
+		}
+		if !leaves(ifs.Body) {
+			return true
+		}
+		if w.elapsedCheck(ifs.Cond) {
+			bound, pos = BoundElapsed, ifs.Cond.Pos()
+			return true
+		}
+		if v := w.counterCond(ifs.Cond, loop); v != nil {
+			bound, pos = BoundCounter, ifs.Cond.Pos()
+		}
+		return true
+	})
+	return bound, pos
+}
+
+// leaves reports whether a block ends by leaving (return, break, goto, panic).
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK || last.Tok == token.GOTO
+	case *ast.ExprStmt:
+		if c, ok := last.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// elapsedCheck reports whether cond compares elapsed time (time.Since,
+// time.Until, time.Now().After/Before/Sub) or a deadline.
+func (w *walker) elapsedCheck(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if isFunc(callee(w.info, c), "time.Since", "time.Until", "time.Time.After", "time.Time.Before", "time.Time.Sub", "time.Time.Compare") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// flagCond reports whether a loop condition is a bool flag (done, !ok).
+func (w *walker) flagCond(cond ast.Expr) bool {
+	cond = ast.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		cond = ast.Unparen(u.X)
+	}
+	id, ok := cond.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	return ok && isBool(v.Type())
+}
+
+// isFailover reports whether the attempts target different elements: an
+// operation's arguments depend on a variable the loop changes (the range
+// index, a counter, the next node).
+func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallExpr) bool {
+	changing := map[types.Object]bool{}
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		if l.Post != nil {
+			ast.Inspect(l.Post, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if v, ok := w.info.Uses[id].(*types.Var); ok {
+						changing[v] = true
+					}
+				}
+				return true
+			})
+		}
+	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{l.Key, l.Value} {
+			if id, ok := e.(*ast.Ident); ok && w.info.Defs[id] != nil {
+				changing[w.info.Defs[id]] = true
+			}
+		}
+	}
+	// Variables incremented or reassigned from themselves in the body.
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && !w.isCounterOnly(v, body, ops) {
+					changing[v] = true
+				}
+			}
+		}
+		return true
+	})
+	// Locals defined in the loop from a changing variable change too.
+	defs := map[types.Object]ast.Expr{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					if o := w.info.Defs[id]; o != nil {
+						defs[o] = as.Rhs[i]
+					} else if o := w.info.Uses[id]; o != nil {
+						defs[o] = as.Rhs[i]
+					}
+				}
+			}
+		}
+		return true
+	})
+	var dependsOn func(e ast.Expr, depth int) bool
+	dependsOn = func(e ast.Expr, depth int) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			o := w.info.Uses[id]
+			if o == nil {
+				return true
+			}
+			if changing[o] {
+				found = true
+			} else if d, ok := defs[o]; ok && depth < 4 && d != e {
+				found = dependsOn(d, depth+1)
+			}
+			return !found
+		})
+		return found
+	}
+	for _, op := range ops {
+		for _, a := range op.Args {
+			if w.isContextExpr(a) {
+				continue
+			}
+			if dependsOn(a, 0) {
+				return true
+			}
+		}
+		if sel, ok := op.Fun.(*ast.SelectorExpr); ok && dependsOn(sel.X, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCounterOnly reports whether v, incremented in the loop, is only an
+// attempt counter: not used by the operations' arguments directly.
+func (w *walker) isCounterOnly(v *types.Var, body *ast.BlockStmt, ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		for _, a := range op.Args {
+			used := false
+			ast.Inspect(a, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && w.info.Uses[id] == v {
+					used = true
+				}
+				return !used
+			})
+			if used {
+				return false
+			}
+		}
+	}
+	// A counter used to index or offset something is not only a counter.
+	indexed := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			if w.isVar(n.Index, v) {
+				indexed = true
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.REM && (w.isVar(n.X, v) || w.isVar(n.Y, v)) {
+				indexed = true
+			}
+		}
+		return !indexed
+	})
+	return !indexed
+}
+
+func (w *walker) isContextExpr(e ast.Expr) bool {
+	t := w.info.TypeOf(e)
+	return t != nil && isContextType(t)
+}
+
+// gotoSite classifies `L: ...; if failed { goto L }`.
+func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *Site {
+	lbl, _ := w.info.Defs[ls.Label].(*types.Label)
+	if lbl == nil {
+		return nil
+	}
+	// The label's statements: from the label to the end of its block.
+	if len(stack) < 2 {
+		return nil
+	}
+	parent, ok := stack[len(stack)-2].(*ast.BlockStmt)
+	if !ok {
+		return nil
+	}
+	i := slices.Index(parent.List, ast.Stmt(ls))
+	if i < 0 {
+		return nil
+	}
+	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
+	var jump *ast.BranchStmt
+	for _, st := range rest {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && w.info.Uses[b.Label] == lbl {
+				jump = b
+			}
+			_, lit := n.(*ast.FuncLit)
+			return !lit && jump == nil
+		})
+	}
+	if jump == nil {
+		return nil
+	}
+	blk := &ast.BlockStmt{List: rest}
+	ops := w.opsIn(blk)
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
+	site := w.simulate(s, rest)
+	if site == nil || site.Consume {
+		return nil
+	}
+	site.Shape = ShapeGoto
+	site.Node, site.Pos, site.End = ls, jump.Pos(), jump.End()
+	site.Func, site.File = fs.node, fs.file
+	site.Bound, site.BoundPos = w.bodyBound(blk, blk)
+	w.describe(site, fs, ls, blk)
+	return site
+}
+
+// recursionSite classifies a function that calls itself after a failure.
+func (w *walker) recursionSite(fs *fnScope) *Site {
+	if fs.obj == nil {
+		return nil
+	}
+	var selfCall *ast.CallExpr
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && callee(w.info, c) == fs.obj {
+			selfCall = c
+		}
+		return selfCall == nil
+	})
+	if selfCall == nil {
+		return nil
+	}
+	ops := w.opsIn(fs.body)
+	delete(ops, selfCall)
+	for op := range ops {
+		if callee(w.info, op) == fs.obj {
+			delete(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, self: fs.obj}
+	site := w.simulate(s, fs.body.List)
+	if site == nil || site.Consume {
+		return nil
+	}
+	site.Shape = ShapeRecursion
+	site.Node, site.Pos, site.End = fs.node, selfCall.Pos(), selfCall.End()
+	site.Func, site.File = fs.node, fs.file
+	// Bounded when the recursive call passes a decremented parameter that is checked.
+	site.Bound = BoundNone
+	for _, a := range selfCall.Args {
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
+			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+					site.Bound, site.BoundPos = BoundCounter, a.Pos()
+				}
+			}
+		}
+	}
+	if site.Bound == BoundNone {
+		site.Bound, site.BoundPos = w.bodyBound(fs.body, fs.body)
+	}
+	w.describe(site, fs, fs.body, fs.body)
+	return site
+}
+
+func (w *walker) isParam(v *types.Var, ft *ast.FuncType) bool {
+	if ft == nil || ft.Params == nil {
+		return false
+	}
+	for _, f := range ft.Params.List {
+		for _, n := range f.Names {
+			if w.info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// String renders a site's classification for the model's tests.
+func (s *Site) String() string {
+	var b strings.Builder
+	b.WriteString("retry site: shape=" + s.Shape.String())
+	if s.Consume {
+		b.WriteString(" consume")
+	}
+	b.WriteString(" bound=" + s.Bound.String())
+	b.WriteString(" delay=" + s.Delay().String())
+	if s.Jittered() {
+		b.WriteString(" jitter=yes")
+	} else {
+		b.WriteString(" jitter=no")
+	}
+	b.WriteString(" ctx=" + s.Ctx.Attempts.String())
+	if s.Ctx.Consulted {
+		b.WriteString(" consulted")
+	}
+	if s.Remote != nil {
+		b.WriteString(" remote")
+	}
+	if len(s.Budget) > 0 {
+		b.WriteString(" budget")
+	}
+	for _, r := range s.Requests {
+		m := r.Method
+		if m == "" {
+			m = "?"
+		}
+		b.WriteString(" req=" + m)
+		if r.hasKey(Opts.KeyHeaders) {
+			b.WriteString("+key")
+		}
+		if r.KeyInLoop {
+			b.WriteString("(minted-in-loop)")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,221 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Result lists the retry sites of a package in source order.
+type Result struct {
+	Sites []*Site
+}
+
+// Shape is the syntactic form of a retry site.
+type Shape int
+
+const (
+	ShapeCounted   Shape = iota + 1 // for i := 0; i < n; i++ / for range n
+	ShapeBare                       // for { } or for cond { } with a success exit
+	ShapeFlag                       // for !done { } driven by a flag set on success
+	ShapeGoto                       // a label jumped back to on failure
+	ShapeRecursion                  // a function that calls itself after a failure
+	ShapeLibrary                    // a call into a retry library
+)
+
+var shapeNames = map[Shape]string{
+	ShapeCounted: "counted", ShapeBare: "bare", ShapeFlag: "flag",
+	ShapeGoto: "goto", ShapeRecursion: "recursion", ShapeLibrary: "library",
+}
+
+func (s Shape) String() string { return shapeNames[s] }
+
+// Bound says what limits the number of attempts.
+type Bound int
+
+const (
+	BoundNone     Bound = iota // nothing visible limits the attempts
+	BoundCounter               // an attempt counter
+	BoundElapsed               // an elapsed-time check
+	BoundDeadline              // a context deadline consulted between attempts
+	BoundUnknown               // a bound the analysis cannot judge (library config it cannot see)
+)
+
+var boundNames = [...]string{"none", "counter", "elapsed", "deadline", "unknown"}
+
+func (b Bound) String() string { return boundNames[b] }
+
+// Growth says how the delay between attempts evolves.
+type Growth int
+
+const (
+	GrowthUnknown  Growth = iota // cannot tell: silent
+	GrowthAbsent                 // no wait at all: immediate retry
+	GrowthFixed                  // the same value every time
+	GrowthGrowing                // grows with the attempt (*=, <<, math.Pow, base*n, ...)
+	GrowthServer                 // directed by the server (Retry-After, rate-limit reset)
+)
+
+var growthNames = [...]string{"unknown", "absent", "fixed", "growing", "server"}
+
+func (g Growth) String() string { return growthNames[g] }
+
+// WaitKind is how a wait is performed.
+type WaitKind int
+
+const (
+	WaitSleep    WaitKind = iota + 1 // time.Sleep
+	WaitAfter                        // <-time.After outside a select
+	WaitSelect                       // a select with a timer case
+	WaitTimer                        // <-t.C of a time.Timer
+	WaitTicker                       // <-t.C of a time.Ticker / time.Tick
+	WaitHelper                       // a function that waits
+	WaitLibrary                      // inside a retry library
+)
+
+var waitNames = map[WaitKind]string{
+	WaitSleep: "sleep", WaitAfter: "after", WaitSelect: "select", WaitTimer: "timer",
+	WaitTicker: "ticker", WaitHelper: "helper", WaitLibrary: "library",
+}
+
+func (w WaitKind) String() string { return waitNames[w] }
+
+// Wait is one wait between attempts.
+type Wait struct {
+	Kind        WaitKind
+	Node        ast.Node // the wait call, receive or select statement
+	Call        *ast.CallExpr
+	Delay       ast.Expr // the delay expression, if any
+	Growth      Growth
+	Jitter      bool // randomness flows into the delay
+	Cancellable bool // the wait is raced against a context or stop channel
+	// Related are places that decide the delay (a function computing it).
+	Related []token.Pos
+	// Note describes where the growth was seen, for messages.
+	Note string
+}
+
+// Deadline classifies the deadline of a context.
+type Deadline int
+
+const (
+	DeadlineUnknown Deadline = iota // cannot tell
+	DeadlineNone                    // context.Background/TODO made in the function, or no context at all
+	DeadlineCaller                  // received as a parameter: the caller's deadline
+	DeadlineSet                     // derived with WithTimeout/WithDeadline
+)
+
+var deadlineNames = [...]string{"unknown", "none", "caller", "set"}
+
+func (d Deadline) String() string { return deadlineNames[d] }
+
+// Context describes the context of a retry site.
+type Context struct {
+	// InScope is a context.Context variable visible at the site, or nil.
+	InScope *types.Var
+	// StopChan is a stop channel visible at the site, or nil.
+	StopChan *types.Var
+	// Attempts is the deadline under which the attempts run.
+	Attempts Deadline
+	// AttemptTimeout reports whether each attempt has its own timeout
+	// (WithTimeout inside the loop, an http.Client with Timeout, a net.Dialer with Timeout).
+	AttemptTimeout bool
+	// Consulted reports whether the site checks ctx.Err()/ctx.Done() (or the
+	// stop channel) between attempts.
+	Consulted bool
+	// BackgroundCall is the context.Background/TODO call the attempts run
+	// under, when it was made in the function (for fixes).
+	BackgroundCall *ast.CallExpr
+}
+
+// Request is an HTTP request sent by the operation of a site.
+type Request struct {
+	Pos    token.Pos     // the send (Do, Post, ...) or the call reaching it
+	Send   *ast.CallExpr // the send call
+	Build  *ast.CallExpr // the http.NewRequest* call, if seen
+	Method string        // upper-case method, "" if unknown
+	// Headers are the canonical header names set on the request.
+	Headers []string
+	// KeyInLoop reports whether a key header value is minted on every attempt.
+	KeyInLoop bool
+	KeyPos    token.Pos
+	KeyVal    ast.Expr // the key header's value expression, if seen
+	// Shortcut reports whether the send is http.Post/PostForm or (*http.Client).Post/PostForm.
+	Shortcut bool
+	// Via is the function (another package or this one) that sends the request, if not direct.
+	Via types.Object
+	// Client describes the client used: whether it has a timeout.
+	ClientTimeout Tri
+}
+
+// Tri is a three-valued truth.
+type Tri int
+
+const (
+	Unknown Tri = iota
+	Yes
+	No
+)
+
+// Site is one retry site.
+type Site struct {
+	Shape Shape
+	// Node is the loop (*ast.ForStmt, *ast.RangeStmt), the labeled
+	// statement, the recursive *ast.FuncDecl or the library *ast.CallExpr.
+	Node ast.Node
+	// Pos is where diagnostics about the site go (the loop keyword, the goto, the call).
+	Pos token.Pos
+	End token.Pos
+	// Func is the enclosing function (*ast.FuncDecl or *ast.FuncLit).
+	Func ast.Node
+	File *ast.File
+	// Consume reports whether the site is the error branch of a consume loop
+	// (continues on success; waits and calls again on error).
+	Consume bool
+	// Ops are the retried operations.
+	Ops []*ast.CallExpr
+	// Remote is an operation that reaches the network, or nil.
+	Remote *ast.CallExpr
+	// Bound limits the attempts; BoundPos is where (the condition).
+	Bound    Bound
+	BoundPos token.Pos
+	// Waits between attempts (on the paths that retry).
+	Waits []*Wait
+	// Ctx describes the context.
+	Ctx Context
+	// Budget lists the budget, limiter or breaker consultations.
+	Budget []token.Pos
+	// Requests sent by the operations.
+	Requests []*Request
+	// Library is the retry library's import path for ShapeLibrary sites.
+	Library string
+	// Notes carries library-specific explanations keyed by check name
+	// ("budget", "jitter", "sleep", "idempotency", "deadline"); a library
+	// site reports a check only where its note is set.
+	Notes map[string]string
+}
+
+// Delay returns the growth of the delay between attempts, combining every
+// wait: absent when there is none, unknown when any is unknown.
+func (s *Site) Delay() Growth {
+	if len(s.Waits) == 0 {
+		return GrowthAbsent
+	}
+	g := s.Waits[0].Growth
+	for _, w := range s.Waits[1:] {
+		if w.Growth != g {
+			return GrowthUnknown
+		}
+	}
+	return g
+}
+
+// Jittered reports whether randomness flows into any wait.
+func (s *Site) Jittered() bool {
+	for _, w := range s.Waits {
+		if w.Jitter {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,777 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// The simulator walks a retry candidate's body twice over: once assuming
+// every operation succeeds, once per operation assuming it fails, and
+// records for each walk whether a path leaves the site (Exit) or reaches
+// the next attempt (Next). A site is a retry when success can leave and a
+// failure can come round again.
+
+type outcome int
+
+const (
+	outRunning outcome = iota
+	outNext
+	outExit
+)
+
+// opMode is the failure variant of the failing operation.
+type opMode int
+
+const (
+	modeErr    opMode = iota + 1 // the call returns a non-nil error
+	modeStatus                   // the call succeeds with a failure status code
+)
+
+type path struct {
+	out     outcome
+	vals    map[types.Object]Tri  // error vars: Yes = non-nil; bool vars: Yes = true
+	status  map[types.Object]bool // response vars: true = failure status
+	waits   []ast.Node
+	consult bool // a context or stop channel was consulted on the path
+}
+
+func (p *path) clone() *path {
+	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult}
+	for k, v := range p.vals {
+		q.vals[k] = v
+	}
+	for k, v := range p.status {
+		q.status[k] = v
+	}
+	q.waits = append([]ast.Node(nil), p.waits...)
+	return q
+}
+
+// sim holds one walk's configuration.
+type sim struct {
+	w        *walker
+	info     *types.Info
+	ops      map[*ast.CallExpr]bool // candidate operations
+	fail     *ast.CallExpr          // the failing op, or nil for the success walk
+	mode     opMode
+	loop     ast.Stmt     // the loop whose continue/break we track (nil for goto/recursion)
+	label    *types.Label // the loop's label, if any
+	gotoL    *types.Label // goto mode: jumping here is the next attempt
+	self     *types.Func  // recursion mode: calling this is the next attempt
+	cond     ast.Expr     // loop condition, evaluated at the next attempt
+	budget   int          // remaining path budget
+	overflow bool
+	seenFail bool // the failing op was reached on some path
+	// ambiguous is set when a failure-status walk meets a success-class
+	// comparison (== 200, < 300): that is polling for a state, not retrying.
+	ambiguous bool
+}
+
+const maxPaths = 512
+
+// run walks stmts from a fresh path and returns the finished paths.
+func (s *sim) run(stmts []ast.Stmt) []*path {
+	s.budget = maxPaths
+	start := &path{vals: map[types.Object]Tri{}, status: map[types.Object]bool{}}
+	ps := s.block(stmts, []*path{start}, 0)
+	var done []*path
+	for _, p := range ps {
+		if p.out == outRunning {
+			p.out = outNext
+			if s.gotoL != nil || s.self != nil {
+				p.out = outExit // falling off the end of a goto block or function leaves
+			}
+		}
+		if p.out == outNext && s.cond != nil && s.eval(s.cond, p) == No {
+			p.out = outExit
+		}
+		done = append(done, p)
+	}
+	return done
+}
+
+// depth counts enclosing switch/select/inner loops, where an unlabeled
+// break does not leave our loop.
+func (s *sim) block(stmts []ast.Stmt, in []*path, depth int) []*path {
+	ps := in
+	for _, st := range stmts {
+		var next []*path
+		var running []*path
+		for _, p := range ps {
+			if p.out != outRunning {
+				next = append(next, p)
+			} else {
+				running = append(running, p)
+			}
+		}
+		if len(running) == 0 {
+			return ps
+		}
+		next = append(next, s.stmt(st, running, depth)...)
+		if len(next) > s.budget {
+			s.overflow = true
+			next = next[:s.budget]
+		}
+		ps = next
+	}
+	return ps
+}
+
+func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
+	switch st := st.(type) {
+	case *ast.BlockStmt:
+		return s.block(st.List, ps, depth)
+	case *ast.LabeledStmt:
+		return s.stmt(st.Stmt, ps, depth)
+	case *ast.ExprStmt:
+		for _, p := range ps {
+			s.expr(st.X, p)
+		}
+		if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
+			for _, p := range ps {
+				p.out = outExit
+			}
+		}
+		return ps
+	case *ast.AssignStmt:
+		for _, p := range ps {
+			s.assign(st.Lhs, st.Rhs, p)
+		}
+		return ps
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok {
+			for _, spec := range gd.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+					lhs := make([]ast.Expr, len(vs.Names))
+					for i, n := range vs.Names {
+						lhs[i] = n
+					}
+					for _, p := range ps {
+						s.assign(lhs, vs.Values, p)
+					}
+				}
+			}
+		}
+		return ps
+	case *ast.IncDecStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.EmptyStmt:
+		return ps
+	case *ast.ReturnStmt:
+		for _, p := range ps {
+			for _, r := range st.Results {
+				s.expr(r, p)
+			}
+			if s.self != nil && s.callsSelf(st) {
+				p.out = outNext
+			} else {
+				p.out = outExit
+			}
+		}
+		return ps
+	case *ast.BranchStmt:
+		for _, p := range ps {
+			p.out = s.branch(st, depth)
+		}
+		return ps
+	case *ast.IfStmt:
+		if st.Init != nil {
+			ps = s.stmt(st.Init, ps, depth)
+		}
+		var out []*path
+		for _, p := range ps {
+			if p.out != outRunning {
+				out = append(out, p)
+				continue
+			}
+			v := s.eval(st.Cond, p)
+			if v != No {
+				q := p
+				if v == Unknown {
+					q = p.clone()
+				}
+				out = append(out, s.block(st.Body.List, []*path{q}, depth)...)
+			}
+			if v != Yes {
+				if st.Else != nil {
+					out = append(out, s.stmt(st.Else, []*path{p}, depth)...)
+				} else {
+					out = append(out, p)
+				}
+			}
+		}
+		return out
+	case *ast.SwitchStmt:
+		if st.Init != nil {
+			ps = s.stmt(st.Init, ps, depth)
+		}
+		return s.switchStmt(st, ps, depth)
+	case *ast.TypeSwitchStmt:
+		var out []*path
+		for _, p := range ps {
+			for _, cc := range st.Body.List {
+				out = append(out, s.block(cc.(*ast.CaseClause).Body, []*path{p.clone()}, depth+1)...)
+			}
+			if !hasDefault(st.Body) {
+				out = append(out, p)
+			}
+		}
+		return s.unbreak(out)
+	case *ast.SelectStmt:
+		var out []*path
+		for _, p := range ps {
+			for _, cc := range st.Body.List {
+				comm := cc.(*ast.CommClause)
+				q := p.clone()
+				if comm.Comm != nil {
+					s.comm(comm.Comm, st, q)
+				}
+				out = append(out, s.block(comm.Body, []*path{q}, depth+1)...)
+			}
+		}
+		return s.unbreak(out)
+	case *ast.ForStmt, *ast.RangeStmt:
+		return s.inner(st, ps, depth)
+	}
+	return ps
+}
+
+// unbreak turns paths stopped by an unlabeled break inside a
+// switch/select back into running ones.
+func (s *sim) unbreak(ps []*path) []*path { return ps }
+
+func hasDefault(body *ast.BlockStmt) bool {
+	for _, c := range body.List {
+		if cc, ok := c.(*ast.CaseClause); ok && cc.List == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
+	var out []*path
+	for _, p := range ps {
+		taken := false
+		for _, c := range st.Body.List {
+			cc := c.(*ast.CaseClause)
+			if cc.List == nil {
+				continue
+			}
+			v := No
+			for _, e := range cc.List {
+				var ev Tri
+				if st.Tag != nil {
+					ev = s.evalEq(st.Tag, e, p)
+				} else {
+					ev = s.eval(e, p)
+				}
+				v = or(v, ev)
+			}
+			if v == No {
+				continue
+			}
+			out = append(out, s.block(cc.Body, []*path{p.clone()}, depth+1)...)
+			if v == Yes {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			def := false
+			for _, c := range st.Body.List {
+				if cc := c.(*ast.CaseClause); cc.List == nil {
+					out = append(out, s.block(cc.Body, []*path{p}, depth+1)...)
+					def = true
+				}
+			}
+			if !def {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// inner walks a nested loop once: its returns and labeled jumps count,
+// everything else falls through.
+func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
+	var body *ast.BlockStmt
+	switch st := st.(type) {
+	case *ast.ForStmt:
+		body = st.Body
+	case *ast.RangeStmt:
+		body = st.Body
+	}
+	var out []*path
+	for _, p := range ps {
+		for _, q := range s.block(body.List, []*path{p.clone()}, depth+100) {
+			if q.out == outExit || q.out == outNext && s.isOuterJump(q) {
+				out = append(out, q)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (s *sim) isOuterJump(*path) bool { return true }
+
+// branch decides where a break/continue/goto goes.
+func (s *sim) branch(b *ast.BranchStmt, depth int) outcome {
+	var lbl *types.Label
+	if b.Label != nil {
+		lbl, _ = s.info.Uses[b.Label].(*types.Label)
+	}
+	switch b.Tok {
+	case token.CONTINUE:
+		if lbl == nil && depth >= 100 {
+			return outRunning // continues an inner loop
+		}
+		if lbl == nil || lbl == s.label {
+			return outNext
+		}
+		return outExit
+	case token.BREAK:
+		if lbl == nil && depth > 0 {
+			return outRunning // leaves a switch, select or inner loop
+		}
+		return outExit
+	case token.GOTO:
+		if lbl != nil && lbl == s.gotoL {
+			return outNext
+		}
+		return outExit
+	case token.FALLTHROUGH:
+		return outRunning
+	}
+	return outExit
+}
+
+// noReturn reports whether call never returns (panic, os.Exit, log.Fatal, t.Fatal).
+func (s *sim) noReturn(call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := s.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return true
+		}
+	}
+	fn := callee(s.info, call)
+	switch funcPath(fn) {
+	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf",
+		"log.Logger.Fatal", "log.Logger.Fatalf", "log.Logger.Fatalln",
+		"testing.common.Fatal", "testing.common.Fatalf", "testing.common.FailNow", "testing.common.SkipNow",
+		"testing.common.Skip", "testing.common.Skipf", "runtime.Goexit":
+		return true
+	}
+	return false
+}
+
+func (s *sim) callsSelf(r *ast.ReturnStmt) bool {
+	found := false
+	for _, e := range r.Results {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && callee(s.info, c) == s.self {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// expr notes the effects of evaluating e: waits, operations, consultations.
+func (s *sim) expr(e ast.Expr, p *path) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if s.w.isWaitCall(n) {
+				p.waits = append(p.waits, n)
+			}
+			if s.w.consults(n) {
+				p.consult = true
+			}
+			if s.self != nil && callee(s.info, n) == s.self {
+				p.out = outNext
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				if s.w.isWaitRecv(n.X) {
+					p.waits = append(p.waits, n)
+				}
+				if s.w.isConsultRecv(n.X) {
+					p.consult = true
+				}
+			}
+		}
+		return true
+	})
+}
+
+// comm handles a select case's communication.
+func (s *sim) comm(c ast.Stmt, sel *ast.SelectStmt, p *path) {
+	var x ast.Expr
+	switch c := c.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		if s.w.isWaitRecv(u.X) {
+			p.waits = append(p.waits, sel)
+		}
+		if s.w.isConsultRecv(u.X) {
+			p.consult = true
+		}
+	}
+}
+
+// assign records what an assignment tells about operation outcomes and flags.
+func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
+	for _, r := range rhs {
+		s.expr(r, p)
+	}
+	if len(rhs) == 1 && len(lhs) > 1 {
+		call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr)
+		if !ok {
+			for _, l := range lhs {
+				s.set(l, Unknown, p)
+			}
+			return
+		}
+		failing := s.ops[call] && call == s.fail
+		isOp := s.ops[call]
+		for i, l := range lhs {
+			obj := s.obj(l)
+			if obj == nil {
+				continue
+			}
+			t := obj.Type()
+			switch {
+			case isOp && isErrorType(t) && i == len(lhs)-1:
+				if failing {
+					s.seenFail = true
+					if s.mode == modeErr {
+						p.vals[obj] = Yes
+					} else {
+						p.vals[obj] = No
+					}
+				} else {
+					p.vals[obj] = No
+				}
+			case isOp && isNamed(t, "net/http", "Response"):
+				p.status[obj] = failing && s.mode == modeStatus
+			case isOp && isBool(t) && i == len(lhs)-1:
+				if failing {
+					s.seenFail = true
+					p.vals[obj] = No
+				} else {
+					p.vals[obj] = Yes
+				}
+			default:
+				s.set(l, Unknown, p)
+			}
+		}
+		return
+	}
+	for i, l := range lhs {
+		if i >= len(rhs) {
+			break
+		}
+		obj := s.obj(l)
+		if obj == nil {
+			continue
+		}
+		r := ast.Unparen(rhs[i])
+		if call, ok := r.(*ast.CallExpr); ok && s.ops[call] {
+			failing := call == s.fail
+			if failing {
+				s.seenFail = true
+			}
+			switch {
+			case isErrorType(obj.Type()):
+				p.vals[obj] = b2t(failing && s.mode == modeErr)
+			case isBool(obj.Type()):
+				p.vals[obj] = b2t(!failing)
+			default:
+				s.set(l, Unknown, p)
+			}
+			continue
+		}
+		if isBool(obj.Type()) {
+			p.vals[obj] = s.eval(r, p)
+			continue
+		}
+		if isErrorType(obj.Type()) {
+			if id, ok := r.(*ast.Ident); ok && id.Name == "nil" {
+				p.vals[obj] = No
+				continue
+			}
+			if o := s.obj(r); o != nil {
+				if v, ok := p.vals[o]; ok {
+					p.vals[obj] = v
+					continue
+				}
+			}
+		}
+		s.set(l, Unknown, p)
+	}
+}
+
+func b2t(b bool) Tri {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func (s *sim) set(l ast.Expr, v Tri, p *path) {
+	if obj := s.obj(l); obj != nil {
+		if v == Unknown {
+			delete(p.vals, obj)
+			delete(p.status, obj)
+		} else {
+			p.vals[obj] = v
+		}
+	}
+}
+
+func (s *sim) obj(e ast.Expr) types.Object {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if o := s.info.Defs[id]; o != nil {
+		return o
+	}
+	if o, ok := s.info.Uses[id].(*types.Var); ok {
+		return o
+	}
+	return nil
+}
+
+func not(v Tri) Tri {
+	switch v {
+	case Yes:
+		return No
+	case No:
+		return Yes
+	}
+	return Unknown
+}
+
+func and(a, b Tri) Tri {
+	if a == No || b == No {
+		return No
+	}
+	if a == Yes && b == Yes {
+		return Yes
+	}
+	return Unknown
+}
+
+func or(a, b Tri) Tri {
+	if a == Yes || b == Yes {
+		return Yes
+	}
+	if a == No && b == No {
+		return No
+	}
+	return Unknown
+}
+
+// eval evaluates a condition on a path.
+func (s *sim) eval(e ast.Expr, p *path) Tri {
+	e = ast.Unparen(e)
+	s.expr(e, p)
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return not(s.eval(e.X, p))
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			a := s.eval(e.X, p)
+			if a == No {
+				return No
+			}
+			return and(a, s.eval(e.Y, p))
+		case token.LOR:
+			a := s.eval(e.X, p)
+			if a == Yes {
+				return Yes
+			}
+			return or(a, s.eval(e.Y, p))
+		case token.EQL, token.NEQ:
+			v := s.evalEq(e.X, e.Y, p)
+			if e.Op == token.NEQ {
+				v = not(v)
+			}
+			if v != Unknown {
+				return v
+			}
+		}
+		if v := s.evalStatus(e, p); v != Unknown {
+			return v
+		}
+	case *ast.Ident:
+		if o := s.obj(e); o != nil {
+			if v, ok := p.vals[o]; ok {
+				return v
+			}
+		}
+		if e.Name == "true" {
+			return Yes
+		}
+		if e.Name == "false" {
+			return No
+		}
+	case *ast.CallExpr:
+		if s.ops[e] && isBool(s.info.TypeOf(e)) {
+			if e == s.fail {
+				s.seenFail = true
+				return No
+			}
+			return Yes
+		}
+		// errors.Is/As of a nil error are false.
+		if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
+			if o := s.obj(e.Args[0]); o != nil && p.vals[o] == No {
+				return No
+			}
+		}
+	}
+	return Unknown
+}
+
+// evalEq evaluates x == y.
+func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
+	x, y = ast.Unparen(x), ast.Unparen(y)
+	if isNil(y) {
+		x, y = y, x
+	}
+	if isNil(x) {
+		// nil == y
+		if call, ok := y.(*ast.CallExpr); ok && s.ops[call] {
+			if call == s.fail {
+				s.seenFail = true
+				return b2t(s.mode != modeErr)
+			}
+			return Yes
+		}
+		if o := s.obj(y); o != nil {
+			if v, ok := p.vals[o]; ok && isErrorType(o.Type()) {
+				return not(v)
+			}
+		}
+		return Unknown
+	}
+	return s.evalStatus(&ast.BinaryExpr{X: x, Op: token.EQL, Y: y}, p)
+}
+
+func isNil(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+var (
+	failCodes = []int64{429, 500, 502, 503, 504}
+	okCodes   = []int64{200, 201, 204}
+)
+
+// evalStatus evaluates a comparison of a response's StatusCode with a constant.
+func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
+	x, y, op := ast.Unparen(e.X), ast.Unparen(e.Y), e.Op
+	cv := s.info.Types[y].Value
+	if cv == nil {
+		if s.info.Types[x].Value == nil {
+			return Unknown
+		}
+		x, y = y, x
+		cv = s.info.Types[y].Value
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		case token.LEQ:
+			op = token.GEQ
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	c, ok := constant.Int64Val(constant.ToInt(cv))
+	if !ok {
+		return Unknown
+	}
+	// x/100 == 2 style
+	div := int64(1)
+	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.QUO {
+		if dv := s.info.Types[b.Y].Value; dv != nil {
+			if d, ok := constant.Int64Val(constant.ToInt(dv)); ok && d > 0 {
+				div = d
+				x = ast.Unparen(b.X)
+			}
+		}
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "StatusCode" {
+		return Unknown
+	}
+	if !isNamed(s.info.TypeOf(sel.X), "net/http", "Response") {
+		return Unknown
+	}
+	o := s.obj(sel.X)
+	if o == nil {
+		return Unknown
+	}
+	failing, known := p.status[o]
+	if !known {
+		return Unknown
+	}
+	codes := okCodes
+	if failing {
+		codes = failCodes
+		if c < 408 {
+			s.ambiguous = true
+		}
+	}
+	res := Unknown
+	for i, code := range codes {
+		v := cmpInt(code/div, op, c)
+		if i == 0 {
+			res = b2t(v)
+		} else if res != b2t(v) {
+			return Unknown
+		}
+	}
+	return res
+}
+
+func cmpInt(a int64, op token.Token, b int64) bool {
+	switch op {
+	case token.EQL:
+		return a == b
+	case token.NEQ:
+		return a != b
+	case token.LSS:
+		return a < b
+	case token.LEQ:
+		return a <= b
+	case token.GTR:
+		return a > b
+	case token.GEQ:
+		return a >= b
+	}
+	return false
+}

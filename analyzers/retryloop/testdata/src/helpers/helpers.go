@@ -1,0 +1,62 @@
+package helpers
+
+import (
+	"context"
+	"math/rand"
+	"net/http"
+	"strings"
+	"time"
+)
+
+func Fetch(url string) (*http.Response, error) { // want Fetch:`func: remote`
+	return http.Get(url)
+}
+
+func Charge(ctx context.Context, c *http.Client, url string) error { // want Charge:`func: remote writes=POST`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader("{}"))
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func ChargeFreshKey(ctx context.Context, c *http.Client, url string) error { // want ChargeFreshKey:`func: remote writes=POST\+minted-key`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", time.Now().String())
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func Pause(d time.Duration) { // want Pause:`func: waits`
+	time.Sleep(d)
+}
+
+func PauseCtx(ctx context.Context, d time.Duration) error { // want PauseCtx:`func: waits\(ctx\)`
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+func Backoff(attempt int) time.Duration { // want Backoff:`func: delay=growing`
+	return 100 * time.Millisecond << attempt
+}
+
+func JitteredBackoff(attempt int) time.Duration { // want JitteredBackoff:`func: delay=unknown\+jitter`
+	d := 100 * time.Millisecond << attempt
+	return time.Duration(rand.Int63n(int64(d)))
+}
+
+func Pure(a, b int) int { return a + b }

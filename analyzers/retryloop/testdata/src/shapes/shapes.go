@@ -1,0 +1,178 @@
+package shapes
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+func counted(url string) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=none remote`
+		resp, err := http.Get(url)
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("gave up")
+}
+
+func rangeInt(ctx context.Context, c *http.Client, req *http.Request) error {
+	for attempt := range 5 { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=unknown remote`
+		resp, err := c.Do(req)
+		if err != nil {
+			time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return errors.New("gave up")
+}
+
+func bare(url string) *http.Response {
+	delay := 100 * time.Millisecond
+	for { // want `retry site: shape=bare bound=none delay=growing jitter=no ctx=none remote`
+		resp, err := http.Get(url)
+		if err != nil {
+			time.Sleep(delay)
+			delay *= 2
+			continue
+		}
+		return resp
+	}
+}
+
+func jittered(ctx context.Context, url string) error {
+	base := 100 * time.Millisecond
+	for i := 0; i < 4; i++ { // want `retry site: shape=counted bound=counter delay=unknown jitter=yes ctx=caller consulted remote`
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		d := time.Duration(rand.Int64N(int64(base << i)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+	return errors.New("gave up")
+}
+
+func status(url string) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=none remote`
+		resp, err := http.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode < 500 {
+			return resp, nil
+		}
+		resp.Body.Close()
+		time.Sleep(time.Duration(math.Pow(2, float64(i))) * time.Second)
+	}
+	return nil, errors.New("gave up")
+}
+
+func flag(op func() error) {
+	done := false
+	for !done { // want `retry site: shape=flag bound=none delay=fixed jitter=no ctx=unknown`
+		if err := op(); err == nil {
+			done = true
+		} else {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+func gotoRetry(url string) (*http.Response, error) {
+	n := 0
+retry:
+	resp, err := http.Get(url)
+	if err != nil {
+		if n < 3 {
+			n++
+			time.Sleep(time.Second)
+			goto retry // want `retry site: shape=goto bound=counter delay=fixed jitter=no ctx=none remote`
+		}
+		return nil, err
+	}
+	return resp, nil
+}
+
+func recursive(url string, retries int) (*http.Response, error) {
+	resp, err := http.Get(url)
+	if err != nil && retries > 0 {
+		time.Sleep(2 * time.Second)
+		return recursive(url, retries-1) // want `retry site: shape=recursion bound=counter delay=fixed jitter=no ctx=none remote`
+	}
+	return resp, err
+}
+
+func elapsed(ctx context.Context, url string) error {
+	start := time.Now()
+	for { // want `retry site: shape=bare bound=elapsed delay=absent jitter=no ctx=none remote`
+		resp, err := http.Post(url, "application/json", nil)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		if time.Since(start) > 10*time.Second {
+			return err
+		}
+	}
+}
+
+func postWithKey(ctx context.Context, c *http.Client, url, key string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=caller remote req=POST\+key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+func newKey() string { return "k" + time.Now().String() }
+
+func postKeyInLoop(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=caller remote req=POST\+key\(minted-in-loop\)`
+		req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", newKey())
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+func consume(ctx context.Context, recv func(context.Context) (string, error), handle func(string)) {
+	for { // want `retry site: shape=bare consume bound=none delay=fixed jitter=no ctx=caller`
+		msg, err := recv(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		handle(msg)
+	}
+}

@@ -1,0 +1,44 @@
+package usehelpers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"helpers"
+)
+
+func viaFacts(url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+		resp, err := helpers.Fetch(url)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		helpers.Pause(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+func growingViaFacts(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=caller consulted remote req=POST`
+		if err := helpers.Charge(ctx, c, url); err == nil {
+			return nil
+		}
+		if err := helpers.PauseCtx(ctx, helpers.Backoff(i)); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+func jitterViaFacts(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=unknown jitter=yes ctx=caller remote req=POST\+key\(minted-in-loop\)`
+		if err := helpers.ChargeFreshKey(ctx, c, url); err == nil {
+			return nil
+		}
+		time.Sleep(helpers.JitteredBackoff(i))
+	}
+	return errors.New("gave up")
+}
