@@ -1,0 +1,175 @@
+// Command retrystorm replays the retry storm of the Retry Budget pattern in
+// a deterministic simulation and compares retry policies: naive immediate
+// retries, exponential backoff without jitter, full jitter alone, a retry
+// budget with full jitter, budget + jitter + circuit breaker, and a
+// shedding server (budget.Guard's admission core) with naive or budgeted
+// clients.
+//
+// Usage:
+//
+//	retrystorm [flags]
+//
+// By default it prints a table; -json prints
+// {"policies":[{"name":…,"peak_amplification":…,"mean_amplification":…,
+// "recovery_seconds":…|null,"goodput":…,…},…]} and -svg FILE writes a plot
+// of the load over time. The model and its parameters are described in the
+// documentation of package internal/storm and printed by -h.
+//
+// Exit status: 0 on success, 2 for bad flags, 1 when the plot cannot be
+// written.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/retrylint/retrylint/budget/internal/storm"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg := storm.DefaultConfig()
+	fs := flag.NewFlagSet("retrystorm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of every random draw (same seed, same output)")
+	fs.IntVar(&cfg.Clients, "clients", cfg.Clients, "number of callers")
+	fs.IntVar(&cfg.Pods, "pods", cfg.Pods, "processes the callers are spread over; each holds one budget and one breaker")
+	fs.Float64Var(&cfg.Load, "load", cfg.Load, "base demand as a fraction of the server's capacity")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "server workers (requests served in parallel)")
+	fs.DurationVar(&cfg.ServiceTime, "service", cfg.ServiceTime, "mean service time per request (exponential); capacity = workers/service")
+	fs.IntVar(&cfg.QueueLimit, "queue", cfg.QueueLimit, "plain server's FIFO queue length; arrivals beyond it are refused at once")
+	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "client per-attempt timeout")
+	fs.IntVar(&cfg.Attempts, "attempts", cfg.Attempts, "ceiling on attempts per call, for every policy")
+	fs.DurationVar(&cfg.StallAt, "stall-at", cfg.StallAt, "when the server stalls")
+	fs.DurationVar(&cfg.StallFor, "stall", cfg.StallFor, "how long the server stalls")
+	fs.DurationVar(&cfg.Horizon, "horizon", cfg.Horizon, "simulated time")
+	fs.DurationVar(&cfg.Step, "step", cfg.Step, "resolution of the series (a divisor of 1s)")
+	fs.Float64Var(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "client budget: maxTokens (retries stop at half)")
+	fs.Float64Var(&cfg.TokenRatio, "token-ratio", cfg.TokenRatio, "client budget: tokens earned per success")
+	fs.IntVar(&cfg.GuardQueue, "guard-queue", cfg.GuardQueue, "shedding server: queue length (0: as many as workers)")
+	fs.DurationVar(&cfg.GuardQueueWait, "guard-wait", cfg.GuardQueueWait, "shedding server: longest wait in its queue")
+	fs.Float64Var(&cfg.GuardRatio, "guard-ratio", cfg.GuardRatio, "shedding server: admitted retries / first tries")
+	policies := fs.String("policies", "", "comma-separated policies to run (default all: "+names()+")")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	svg := fs.String("svg", "", "write a plot of load and goodput over time to this SVG file")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: retrystorm [flags]\n\nSimulates %s\n\nFlags:\n", "a retry storm (deterministic; see the package doc of internal/storm for the model).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "retrystorm: unexpected argument %q (all settings are flags; see -h)\n", fs.Arg(0))
+		return 2
+	}
+	ps, err := selectPolicies(*policies)
+	if err != nil {
+		fmt.Fprintln(stderr, "retrystorm:", err)
+		return 2
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintln(stderr, "retrystorm:", strings.TrimPrefix(err.Error(), "storm: "))
+		return 2
+	}
+	results, err := storm.RunAll(cfg, ps)
+	if err != nil {
+		fmt.Fprintln(stderr, "retrystorm:", err)
+		return 1
+	}
+	if *svg != "" {
+		if err := writeSVG(*svg, cfg, results); err != nil {
+			fmt.Fprintln(stderr, "retrystorm:", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Policies []storm.Result `json:"policies"`
+		}{results}); err != nil {
+			fmt.Fprintln(stderr, "retrystorm:", err)
+			return 1
+		}
+		return 0
+	}
+	printTable(stdout, cfg, results)
+	return 0
+}
+
+func names() string {
+	var n []string
+	for _, p := range storm.Policies() {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ",")
+}
+
+func selectPolicies(list string) ([]storm.Policy, error) {
+	if strings.TrimSpace(list) == "" {
+		return storm.Policies(), nil
+	}
+	var ps []storm.Policy
+	seen := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		p, ok := storm.PolicyByName(n)
+		if !ok {
+			return nil, fmt.Errorf("unknown policy %q (known: %s)", n, names())
+		}
+		if !seen[n] {
+			seen[n] = true
+			ps = append(ps, p)
+		}
+	}
+	return ps, nil
+}
+
+func writeSVG(path string, cfg storm.Config, rs []storm.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := storm.WriteSVG(f, cfg, rs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func printTable(w io.Writer, cfg storm.Config, rs []storm.Result) {
+	fmt.Fprintf(w, "%d callers in %d process(es); base demand %.0f req/s = %.0f%% of %.0f req/s (%d workers, %v mean service); queue %d\n",
+		cfg.Clients, cfg.Pods, cfg.Demand(), cfg.Load*100, cfg.Capacity(), cfg.Workers, cfg.ServiceTime, cfg.QueueLimit)
+	fmt.Fprintf(w, "timeout %v per attempt, at most %d attempts; stall %v at t=%v; horizon %v; seed %d\n",
+		cfg.Timeout, cfg.Attempts, cfg.StallFor, cfg.StallAt, cfg.Horizon, cfg.Seed)
+	fmt.Fprintf(w, "load = server arrivals over 1s / base demand; recovered = load <= %.1fx and >= %.0f%% of calls succeed from then on\n\n",
+		storm.HealthyLoad, storm.HealthySuccess*100)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tpeak load\tmean load\tstall+5s load\trecovery\tgoodput\tretries\twasted work\tshed\t\t")
+	for _, r := range rs {
+		rec := "latched"
+		if r.RecoverySeconds != nil {
+			rec = fmt.Sprintf("%.1fs", *r.RecoverySeconds)
+		}
+		fmt.Fprintf(tw, "%s\t%.2fx\t%.2fx\t%.2fx\t%s\t%.1f%%\t%d\t%.1f%%\t%d\t\t\n",
+			r.Name, r.PeakAmplification, r.MeanAmplification, r.StallAmplification, rec, r.Goodput*100, r.Retries, r.WastedWork*100, r.Shed)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, r := range rs {
+		fmt.Fprintf(w, "  %-16s %s\n", r.Name, r.Description)
+	}
+}
