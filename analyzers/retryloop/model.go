@@ -49,11 +49,11 @@ func (b Bound) String() string { return boundNames[b] }
 type Growth int
 
 const (
-	GrowthUnknown  Growth = iota // cannot tell: silent
-	GrowthAbsent                 // no wait at all: immediate retry
-	GrowthFixed                  // the same value every time
-	GrowthGrowing                // grows with the attempt (*=, <<, math.Pow, base*n, ...)
-	GrowthServer                 // directed by the server (Retry-After, rate-limit reset)
+	GrowthUnknown Growth = iota // cannot tell: silent
+	GrowthAbsent                // no wait at all: immediate retry
+	GrowthFixed                 // the same value every time
+	GrowthGrowing               // grows with the attempt (*=, <<, math.Pow, base*n, ...)
+	GrowthServer                // directed by the server (Retry-After, rate-limit reset)
 )
 
 var growthNames = [...]string{"unknown", "absent", "fixed", "growing", "server"}
@@ -64,13 +64,13 @@ func (g Growth) String() string { return growthNames[g] }
 type WaitKind int
 
 const (
-	WaitSleep    WaitKind = iota + 1 // time.Sleep
-	WaitAfter                        // <-time.After outside a select
-	WaitSelect                       // a select with a timer case
-	WaitTimer                        // <-t.C of a time.Timer
-	WaitTicker                       // <-t.C of a time.Ticker / time.Tick
-	WaitHelper                       // a function that waits
-	WaitLibrary                      // inside a retry library
+	WaitSleep   WaitKind = iota + 1 // time.Sleep
+	WaitAfter                       // <-time.After outside a select
+	WaitSelect                      // a select with a timer case
+	WaitTimer                       // <-t.C of a time.Timer
+	WaitTicker                      // <-t.C of a time.Ticker / time.Tick
+	WaitHelper                      // a function that waits
+	WaitLibrary                     // inside a retry library
 )
 
 var waitNames = map[WaitKind]string{
