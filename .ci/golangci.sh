@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# golangci-lint v2.15.0 with the retrylint module plugin, built with
+# "recipe B" (plain `go build` of the nested module plugin/golangci; no
+# GitHub clone) and cached by content.
+#
+# Run it:
+#   .ci/golangci.sh [build]   build or reuse the binary; print its path on stdout
+#   .ci/golangci.sh test      build, then run the real-golangci e2e tests
+#                             (go test ./plugin -run TestGolangci)
+#   .ci/golangci.sh lint ARGS build, then run the binary: lint ARGS == run ARGS
+# Or source it (from bash) and call the functions:
+#   . .ci/golangci.sh
+#   bin=$(retrylint_golangci_bin)          # same as `build`
+#   retrylint_golangci_test [go test flags]
+#
+# The cache key is a SHA-256 of the Go version, plugin/golangci/{go.mod,go.sum,
+# main.go}, the root go.mod/go.sum and every non-test .go file of the root
+# module outside testdata and nested modules: anything that can change the
+# binary. Binaries live in ${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}.
+# A cold build takes minutes (about 210 modules, ~650 MB of GOCACHE); a warm
+# one, seconds. Logs go to stderr; stdout carries only the path.
+
+retrylint_root() {
+	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+}
+
+# retrylint_golangci_key prints the cache key.
+retrylint_golangci_key() {
+	local root
+	root=$(retrylint_root) || return
+	(
+		cd "$root" || exit
+		{
+			go env GOVERSION GOOS GOARCH
+			# Nested modules (any dir below the root holding a go.mod) and
+			# testdata are not part of the root module.
+			local nested=() d
+			while IFS= read -r d; do
+				nested+=(-path "./$d" -prune -o)
+			done < <(find . -mindepth 2 -name go.mod -not -path './.git/*' -printf '%h\n' | sed 's|^\./||' | sort)
+			printf '%s\n' plugin/golangci/go.mod plugin/golangci/go.sum plugin/golangci/main.go go.mod go.sum
+			find . \( -name .git -o -name testdata \) -prune -o "${nested[@]}" \
+				-type f -name '*.go' ! -name '*_test.go' -print | sed 's|^\./||' | LC_ALL=C sort
+		} >"${TMPDIR:-/tmp}/retrylint-key.$$" || exit
+		{
+			sed -n 1,3p "${TMPDIR:-/tmp}/retrylint-key.$$"
+			sed 1,3d "${TMPDIR:-/tmp}/retrylint-key.$$" | while IFS= read -r f; do
+				printf '%s\n' "$f"
+				sha256sum <"$f"
+			done
+		} | sha256sum | cut -c1-16
+		rm -f "${TMPDIR:-/tmp}/retrylint-key.$$"
+	)
+}
+
+# retrylint_golangci_bin builds the binary unless a cached one matches, and
+# prints its absolute path.
+retrylint_golangci_bin() {
+	local root key dir bin tmp start
+	root=$(retrylint_root) || return
+	key=$(retrylint_golangci_key) || return
+	dir=${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}
+	bin=$dir/golangci-lint-retrylint-$key
+	if [[ -x $bin ]]; then
+		echo "golangci.sh: cached $bin" >&2
+		printf '%s\n' "$bin"
+		return 0
+	fi
+	mkdir -p "$dir" || return
+	tmp=$(mktemp "$dir/.build.XXXXXX") || return
+	start=$SECONDS
+	echo "golangci.sh: building golangci-lint v2.15.0 + retrylint plugin (key $key); a cold build takes minutes" >&2
+	if ! (cd "$root/plugin/golangci" && go build -trimpath -ldflags '-s -w' -o "$tmp" .); then
+		rm -f "$tmp"
+		echo "golangci.sh: build failed" >&2
+		return 1
+	fi
+	mv -f "$tmp" "$bin" || return # atomic: concurrent runs never see half a binary
+	echo "golangci.sh: built in $((SECONDS - start))s: $bin" >&2
+	# Keep the three newest binaries; each is about 50 MB.
+	ls -1t "$dir"/golangci-lint-retrylint-* 2>/dev/null | tail -n +4 | xargs -r rm -f
+	printf '%s\n' "$bin"
+}
+
+# retrylint_golangci_test runs the e2e tests of plugin/e2e_test.go against
+# the real binary. Extra arguments go to `go test`.
+retrylint_golangci_test() {
+	local root bin
+	root=$(retrylint_root) || return
+	bin=$(retrylint_golangci_bin) || return
+	(cd "$root" && RETRYLINT_GOLANGCI_BIN=$bin go test -count=1 -run '^TestGolangci' "$@" ./plugin/)
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -euo pipefail
+	case ${1:-build} in
+	build) retrylint_golangci_bin ;;
+	test) shift; retrylint_golangci_test "$@" ;;
+	lint) shift; bin=$(retrylint_golangci_bin); exec "$bin" run "$@" ;;
+	key) retrylint_golangci_key ;;
+	*) echo "usage: $0 [build|test [go test flags]|lint [run args]|key]" >&2; exit 2 ;;
+	esac
+fi
