@@ -156,6 +156,9 @@ func (d *run) printSARIF(w *bytes.Buffer, findings []*finding) error {
 			})
 		}
 		for _, fix := range f.diag.SuggestedFixes {
+			if len(fix.TextEdits) == 0 {
+				continue // SARIF requires at least one change
+			}
 			res.Fixes = append(res.Fixes, sarifFixOf(fset, root, fix))
 		}
 		run.Results = append(run.Results, res)

@@ -1,0 +1,107 @@
+package driver
+
+import (
+	"encoding/json"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestSARIF validates the SARIF output against the SARIF 2.1.0 JSON
+// schema (see testdata/cli/sarif/README.md) and checks the fields
+// that code scanning reads.
+func TestSARIF(t *testing.T) {
+	schemaFile := filepath.Join(testdata, "sarif", "sarif-2.1.0-rtm.5.json")
+	f, err := os.Open(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	validate := func(t *testing.T, out string) map[string]any {
+		t.Helper()
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+		if err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out)
+		}
+		if err := schema.Validate(v); err != nil {
+			t.Fatalf("output does not validate: %v\n%s", err, out)
+		}
+		return v.(map[string]any)
+	}
+
+	// The validator must be able to fail.
+	if err := schema.Validate(map[string]any{"version": "2.1.0", "runs": []any{map[string]any{"results": []any{}}}}); err == nil {
+		t.Fatal("a run without tool validates")
+	}
+
+	dir := fixture(t, "sleepy")
+	writeFile(t, filepath.Join(dir, ".git"), "gitdir: elsewhere\n") // the repository root
+	r := runDriver(t, filepath.Join(dir, "retry"), "-format", "sarif", "./...")
+	if r.code != ExitFindings {
+		t.Fatalf("exit %d, want 3; stderr: %s", r.code, r.stderr)
+	}
+	validate(t, r.stdout)
+
+	var log sarifLog
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if rule := run.Tool.Driver.Rules[0]; rule.ID != "sleeptest" || rule.HelpURI != "https://example.com/sleeptest" ||
+		rule.ShortDescription.Text != "report calls to time.Sleep (a driver test analyzer)" {
+		t.Errorf("rule: %+v", rule)
+	}
+	if len(run.Results) != 3 {
+		t.Fatalf("got %d results, want 3", len(run.Results))
+	}
+	res := run.Results[0]
+	loc := res.Locations[0].PhysicalLocation
+	// Relative to the repository root, not the working directory.
+	if loc.ArtifactLocation.URI != "retry/retry.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" ||
+		loc.Region != (sarifRegion{StartLine: 18, StartColumn: 3, EndLine: 18, EndColumn: 26}) {
+		t.Errorf("location: %+v", loc)
+	}
+	if res.RuleID != "sleeptest" || res.Level != "warning" || res.Properties["category"] != "sleep" ||
+		len(res.PartialFingerprints["retrylint/v1"]) != 32 || len(res.RelatedLocations) != 1 ||
+		len(res.Fixes) != 1 || res.Fixes[0].ArtifactChanges[0].Replacements[0].InsertedContent.Text != "<-time.After(time.Second)" {
+		t.Errorf("result: %+v", res)
+	}
+
+	// No findings: still a valid log, exit 0.
+	r = runDriver(t, fixture(t, "clean"), "-format", "sarif", "./...")
+	if r.code != ExitClean {
+		t.Fatalf("clean: exit %d; stderr: %s", r.code, r.stderr)
+	}
+	validate(t, r.stdout)
+}
+
+func TestUTF16Column(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "wide.go")
+	src := "package p\n\nvar s = \"h\u00e9llo\U0001F600\"; var x = 1\n"
+	writeFile(t, name, src)
+	off := strings.Index(src, "x =")
+	col := off - strings.LastIndex(src[:off], "\n") // byte column
+	d := &run{files: map[string][]byte{}}
+	// é is 2 bytes and 1 UTF-16 unit; the emoji 4 bytes and 2 units.
+	got := d.utf16Column(token.Position{Filename: name, Offset: off, Line: 3, Column: col})
+	if want := col - 3; got != want {
+		t.Errorf("utf16Column = %d, want %d (byte column %d)", got, want, col)
+	}
+}
