@@ -1,0 +1,274 @@
+package budget_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/retrylint/retrylint/budget"
+)
+
+// errUnavailable stands for a transient failure of a dependency.
+var errUnavailable = errors.New("ledger unavailable")
+
+// A budget per dependency, shared by every call to it.
+var ledgerBudget = new(budget.Budget)
+
+func ExampleDo() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	calls := 0
+	err := budget.Do(ctx, func(ctx context.Context) error {
+		calls++
+		if calls < 3 {
+			return errUnavailable // transient: retried with backoff
+		}
+		return nil
+	},
+		budget.WithBudget(ledgerBudget),
+		budget.WithBackoff(budget.Backoff{Base: time.Millisecond, Cap: 10 * time.Millisecond}),
+		budget.OnRetry(func(attempt int, err error, _ time.Duration) {
+			fmt.Printf("attempt %d failed: %v\n", attempt, err)
+		}))
+	fmt.Println("calls:", calls, "err:", err)
+	// Output:
+	// attempt 1 failed: ledger unavailable
+	// attempt 2 failed: ledger unavailable
+	// calls: 3 err: <nil>
+}
+
+func ExampleDo_giveUp() {
+	err := budget.Do(context.Background(), func(context.Context) error {
+		return errUnavailable
+	}, budget.WithBudget(new(budget.Budget)), budget.WithBackoff(budget.Backoff{Base: time.Millisecond}))
+
+	var e *budget.Error
+	if errors.As(err, &e) {
+		fmt.Println("reason:", e.Reason)
+		fmt.Println("attempts:", e.Attempts)
+	}
+	fmt.Println("is unavailable:", errors.Is(err, errUnavailable))
+	fmt.Println(err)
+	// Output:
+	// reason: attempts exhausted
+	// attempts: 3
+	// is unavailable: true
+	// budget: gave up after 3 attempts (attempts exhausted): ledger unavailable
+}
+
+func ExamplePermanent() {
+	calls := 0
+	err := budget.Do(context.Background(), func(context.Context) error {
+		calls++
+		return budget.Permanent(errors.New("invalid account number"))
+	})
+	fmt.Println(calls, err)
+	// Output:
+	// 1 budget: gave up after 1 attempt (permanent error): invalid account number
+}
+
+func ExampleRetryAfter() {
+	calls := 0
+	var waited time.Duration
+	err := budget.Do(context.Background(), func(context.Context) error {
+		calls++
+		if calls == 1 {
+			// The server said "come back in 20ms".
+			return budget.RetryAfter(errUnavailable, 20*time.Millisecond)
+		}
+		return nil
+	},
+		budget.WithBudget(new(budget.Budget)),
+		budget.WithBackoff(budget.Backoff{Base: time.Millisecond, Jitter: budget.NoJitter}),
+		budget.OnRetry(func(_ int, _ error, d time.Duration) { waited = d }))
+	fmt.Println(calls, waited, err)
+	// Output:
+	// 2 20ms <nil>
+}
+
+func ExampleDoValue() {
+	balance, err := budget.DoValue(context.Background(), func(context.Context) (int, error) {
+		return 42, nil
+	}, budget.WithBudget(ledgerBudget))
+	fmt.Println(balance, err)
+	// Output:
+	// 42 <nil>
+}
+
+func ExampleBudget() {
+	var b budget.Budget // maxTokens 1000, tokenRatio 0.1, full
+
+	// The dependency goes down: every attempt fails.
+	for i := 0; i < 500; i++ {
+		b.RecordFailure()
+	}
+	fmt.Println("tokens:", b.Tokens(), "retry allowed:", b.Allow())
+
+	// It recovers: each success gives back 0.1 token.
+	for i := 0; i < 10; i++ {
+		b.RecordSuccess()
+	}
+	fmt.Println("tokens:", b.Tokens(), "retry allowed:", b.Allow())
+	fmt.Println(b.Stats())
+	// Output:
+	// tokens: 500 retry allowed: false
+	// tokens: 501 retry allowed: true
+	// requests=510 failures=500 retries_allowed=1 retries_denied=1 retry_ratio=0.002
+}
+
+func ExampleNewBudget() {
+	if _, err := budget.NewBudget(10, 0); err != nil {
+		fmt.Println(err)
+	}
+	b, err := budget.NewBudget(10, 0.1) // the gRFC A6 example
+	fmt.Println(b.MaxTokens(), b.TokenRatio(), err)
+	// Output:
+	// budget: invalid tokenRatio 0: must be positive
+	// 10 0.1 <nil>
+}
+
+func ExampleRatioBudget() {
+	// 20% of requests may be retries, with no per-second reserve.
+	r, _ := budget.NewRatioBudget(0.2, 0, 10*time.Second)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 50; i++ {
+		r.RecordAt(now, nil)
+	}
+	allowed := 0
+	for r.AllowAt(now) {
+		allowed++
+	}
+	fmt.Println("retries allowed for 50 requests:", allowed)
+	// Output:
+	// retries allowed for 50 requests: 10
+}
+
+func ExampleBackoff() {
+	// A fixed Rand makes the delays reproducible; leave it nil in production.
+	b := budget.Backoff{Rand: func() float64 { return 0.5 }}
+	var delays []time.Duration
+	for retry := 0; retry < 9; retry++ {
+		delays = append(delays, b.Delay(retry))
+	}
+	fmt.Println(delays)
+
+	// The ceilings themselves, without jitter.
+	seq := budget.Backoff{Jitter: budget.NoJitter}.Start()
+	delays = delays[:0]
+	for i := 0; i < 9; i++ {
+		delays = append(delays, seq.Next())
+	}
+	fmt.Println(delays)
+	// Output:
+	// [50ms 100ms 200ms 400ms 800ms 1.6s 3.2s 5s 5s]
+	// [100ms 200ms 400ms 800ms 1.6s 3.2s 6.4s 10s 10s]
+}
+
+func ExampleJitter() {
+	d := budget.Jitter(time.Second)
+	fmt.Println(d >= 0 && d < time.Second)
+	// Output:
+	// true
+}
+
+func ExampleSleep() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+
+	// A 1h wait cannot finish before the 1s deadline: Sleep returns at once.
+	start := time.Now()
+	err := budget.Sleep(ctx, time.Hour)
+	fmt.Println(err, time.Since(start) < time.Second)
+
+	fmt.Println(budget.Sleep(ctx, time.Millisecond))
+	// Output:
+	// context deadline exceeded true
+	// <nil>
+}
+
+func ExampleNewIdempotencyKey() {
+	// Mint the key once per logical operation, before any retry.
+	key := budget.NewIdempotencyKey()
+	req, _ := http.NewRequest("POST", "http://ledger.internal/transfers", strings.NewReader(`{"amount":10}`))
+	req.Header.Set(budget.IdempotencyKeyHeader, key)
+
+	fmt.Println(len(key), key[14:15], strings.Count(key, "-"))
+	// Output:
+	// 36 4 4
+}
+
+func ExampleTransport() {
+	// A server that fails the first attempt of everything.
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1)%2 == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Printf("server: %s key=%s attempt=%s\n", r.Method, r.Header.Get(budget.IdempotencyKeyHeader), r.Header.Get(budget.AttemptHeader))
+		io.WriteString(w, "done")
+	}))
+	defer srv.Close()
+
+	client := &http.Client{
+		Transport: &budget.Transport{Backoff: budget.Backoff{Base: time.Millisecond}},
+		Timeout:   10 * time.Second,
+	}
+
+	// A POST with a key is retried with the same key.
+	req, _ := http.NewRequest("POST", srv.URL, strings.NewReader("amount=10"))
+	req.Header.Set(budget.IdempotencyKeyHeader, "transfer-7")
+	resp, err := client.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, string(body))
+
+	// A POST without a key is never sent twice: the 503 comes back.
+	resp, err = client.Post(srv.URL, "text/plain", strings.NewReader("amount=10"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, "after", hits.Load(), "requests in all")
+	// Output:
+	// server: POST key=transfer-7 attempt=1
+	// 200 done
+	// 503 after 3 requests in all
+}
+
+func ExampleBreaker() {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	br := budget.NewBreaker(budget.BreakerConfig{
+		Now: func() time.Time { return now }, // a fake clock
+	})
+	for i := 0; i < 20; i++ { // 20 of 20 requests fail within 10s
+		br.Record(errUnavailable)
+	}
+	fmt.Println(br.State(), br.Allow())
+
+	now = now.Add(5 * time.Second) // the cooldown passes
+	fmt.Println(br.Allow(), br.State(), br.Allow())
+
+	br.Record(nil) // the probe succeeded
+	fmt.Println(br.State())
+
+	err := budget.Do(context.Background(), func(context.Context) error { return nil }, budget.WithBreaker(br))
+	fmt.Println(err)
+	// Output:
+	// open false
+	// true half-open false
+	// closed
+	// <nil>
+}
