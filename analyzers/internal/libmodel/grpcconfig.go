@@ -1,0 +1,241 @@
+package libmodel
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+const grpcPkg = "google.golang.org/grpc"
+
+// ServiceConfigIssues checks gRPC service configs: a constant JSON string
+// passed to grpc.WithDefaultServiceConfig, directly or through a constant
+// or a variable assigned once in the file.
+//
+// It reports a retryPolicy without top-level retryThrottling (no retry
+// budget), a maxAttempts above the limit grpc-go silently applies (5,
+// unless grpc.WithMaxCallAttempts appears in the file), and a config that is
+// not valid JSON.
+func ServiceConfigIssues(env *Env, file *ast.File) []Issue {
+	if env == nil || env.Info == nil {
+		return nil
+	}
+	imports := false
+	for _, imp := range file.Imports {
+		if importPath(imp) == grpcPkg {
+			imports = true
+		}
+	}
+	if !imports {
+		return nil
+	}
+	maxCallAttempts := false
+	var calls []*ast.CallExpr
+	ast.Inspect(file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, _ := typeutilCallee(env, call)
+		if is(fn, grpcPkg, "", "WithMaxCallAttempts") {
+			maxCallAttempts = true
+		}
+		if is(fn, grpcPkg, "", "WithDefaultServiceConfig") && len(call.Args) == 1 {
+			calls = append(calls, call)
+		}
+		return true
+	})
+	var issues []Issue
+	for _, call := range calls {
+		issues = append(issues, serviceConfig(env, file, call, maxCallAttempts)...)
+	}
+	return issues
+}
+
+func typeutilCallee(env *Env, call *ast.CallExpr) (*types.Func, bool) {
+	s := &scope{env: env}
+	fn := s.callee(call)
+	return fn, fn != nil
+}
+
+// serviceConfig checks one WithDefaultServiceConfig call.
+func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts bool) []Issue {
+	arg := call.Args[0]
+	tv, ok := env.Info.Types[arg]
+	var js string
+	var lit *ast.BasicLit
+	if ok && tv.Value != nil {
+		js = constantString(tv)
+		lit = constLiteral(env, file, arg)
+	} else {
+		// A variable of the file initialised with a constant string once.
+		s := &scope{env: env, file: file}
+		id, isID := ast.Unparen(arg).(*ast.Ident)
+		if !isID {
+			return nil
+		}
+		v, isVar := env.Info.Uses[id].(*types.Var)
+		if !isVar {
+			return nil
+		}
+		init := s.pkgVarInit(v)
+		if init == nil {
+			return nil
+		}
+		itv, ok := env.Info.Types[init]
+		if !ok || itv.Value == nil {
+			return nil
+		}
+		js = constantString(itv)
+		lit, _ = ast.Unparen(init).(*ast.BasicLit)
+	}
+	at := ast.Node(arg)
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config is not valid JSON ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
+	}
+	// encoding/json matches field names case-insensitively, as grpc-go does.
+	get := func(m map[string]json.RawMessage, name string) (json.RawMessage, bool) {
+		for k, v := range m {
+			if strings.EqualFold(k, name) {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	var methods []map[string]json.RawMessage
+	if raw, ok := get(doc, "methodConfig"); ok {
+		if err := json.Unmarshal(raw, &methods); err != nil {
+			return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config methodConfig is malformed ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
+		}
+	}
+	hasRetry, maxAttempts := false, 0.0
+	for _, m := range methods {
+		raw, ok := get(m, "retryPolicy")
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		hasRetry = true
+		var rp map[string]json.RawMessage
+		if json.Unmarshal(raw, &rp) != nil {
+			continue
+		}
+		if ma, ok := get(rp, "maxAttempts"); ok {
+			var n float64
+			if json.Unmarshal(ma, &n) == nil && n > maxAttempts {
+				maxAttempts = n
+			}
+		}
+	}
+	if !hasRetry {
+		return nil
+	}
+	var issues []Issue
+	if thr, ok := get(doc, "retryThrottling"); !ok || string(thr) == "null" {
+		i := issue(Budget, CatGRPCThrottling, at, "gRPC service config has a retryPolicy but no retryThrottling: "+consNoBudget)
+		if lit != nil {
+			if edit, ok := addThrottling(lit); ok {
+				i.Fixes = []analysis.SuggestedFix{{
+					Message:   `Add "retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}`,
+					TextEdits: []analysis.TextEdit{edit},
+				}}
+			}
+		}
+		issues = append(issues, i)
+	}
+	if maxAttempts > 5 && !maxCallAttempts {
+		issues = append(issues, issue(Budget, CatGRPCMaxAttempts, at, "gRPC retryPolicy maxAttempts "+strconv.FormatFloat(maxAttempts, 'f', -1, 64)+" is above 5: grpc-go silently caps it at 5, so the config promises attempts that never happen"))
+	}
+	return issues
+}
+
+func constantString(tv types.TypeAndValue) string {
+	s, err := strconv.Unquote(tv.Value.ExactString())
+	if err != nil {
+		return tv.Value.String()
+	}
+	return s
+}
+
+// constLiteral returns the single string literal that spells the constant
+// arg: arg itself, or the value of a constant declared in the file.
+func constLiteral(env *Env, file *ast.File, arg ast.Expr) *ast.BasicLit {
+	switch x := ast.Unparen(arg).(type) {
+	case *ast.BasicLit:
+		return x
+	case *ast.Ident:
+		c, ok := env.Info.Uses[x].(*types.Const)
+		if !ok {
+			return nil
+		}
+		var lit *ast.BasicLit
+		ast.Inspect(file, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return true
+			}
+			for i, id := range vs.Names {
+				if env.Info.Defs[id] == c && len(vs.Values) == len(vs.Names) {
+					lit, _ = ast.Unparen(vs.Values[i]).(*ast.BasicLit)
+				}
+			}
+			return false
+		})
+		return lit
+	}
+	return nil
+}
+
+const throttling = `"retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}, `
+
+// addThrottling returns an edit inserting retryThrottling as the first
+// member of the top-level JSON object in lit, when the literal can be
+// rewritten exactly and stays valid JSON and valid Go.
+func addThrottling(lit *ast.BasicLit) (analysis.TextEdit, bool) {
+	src := lit.Value
+	if lit.Kind != token.STRING || len(src) < 2 {
+		return analysis.TextEdit{}, false
+	}
+	raw := src[0] == '`'
+	if raw && strings.ContainsRune(src, '\r') {
+		return analysis.TextEdit{}, false
+	}
+	// The source before the object's '{' may hold only whitespace (or, in an
+	// interpreted literal, the escapes \n \t \r), so that the first '{' of
+	// the source is the first '{' of the value.
+	i := 1
+	for i < len(src)-1 {
+		c := src[i]
+		if c == '{' {
+			break
+		}
+		if !raw && c == '\\' && i+1 < len(src)-1 && strings.IndexByte("ntr", src[i+1]) >= 0 {
+			i += 2
+			continue
+		}
+		if c > unicode.MaxASCII || !unicode.IsSpace(rune(c)) {
+			return analysis.TextEdit{}, false
+		}
+		i++
+	}
+	if i >= len(src)-1 {
+		return analysis.TextEdit{}, false
+	}
+	text := throttling
+	if !raw {
+		text = strings.ReplaceAll(throttling, `"`, `\"`)
+	}
+	newSrc := src[:i+1] + text + src[i+1:]
+	val, err := strconv.Unquote(newSrc)
+	if err != nil || !json.Valid([]byte(val)) {
+		return analysis.TextEdit{}, false
+	}
+	pos := lit.Pos() + token.Pos(i+1)
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text)}, true
+}

@@ -1,0 +1,201 @@
+// Package libmodel knows the retry libraries that retrylint understands.
+//
+// It finds calls into third-party retry libraries (cenkalti/backoff v4 and
+// v5, avast/retry-go, sethvargo/go-retry, hashicorp/go-retryablehttp, resty
+// v2 and v3, failsafe-go, k8s wait and client-go retry, go-grpc-middleware
+// retry, eapache/go-resiliency retrier, the aws-sdk-go-v2 retryer and gRPC
+// service configs) and judges their configuration with the five questions of
+// retrylint: jitter, fixed delay, bound, deadline and idempotency.
+//
+// Every rule is matched by type identity (the package path and name of the
+// called function or method), never by spelling, and every rule follows the
+// configuration only as far as it can see it: through composite literals,
+// option calls, builder chains and variables assigned once in the function
+// (or package-level variables initialised in the file). When a part of the
+// configuration comes from somewhere the package cannot see, the properties
+// that depend on it are unknown and nothing is reported about them.
+//
+// The safe configuration of every library produces no issue.
+package libmodel
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Check names the analyzer an Issue belongs to.
+type Check string
+
+const (
+	Budget      Check = "retrybudget"
+	Jitter      Check = "retryjitter"
+	Sleep       Check = "retrysleep"
+	Idempotency Check = "retryidempotency"
+	Deadline    Check = "retrydeadline"
+)
+
+// Categories of issues, one per sub-kind.
+const (
+	CatNoJitter        = "library-no-jitter"
+	CatFixedDelay      = "library-fixed-delay"
+	CatNoDelay         = "library-no-delay"
+	CatUnbounded       = "library-unbounded"
+	CatNoBudget        = "library-no-budget"
+	CatNoContext       = "library-no-context"
+	CatBackground      = "library-background-context"
+	CatNoKey           = "library-no-idempotency-key"
+	CatGRPCThrottling  = "grpc-no-retry-throttling"
+	CatGRPCMaxAttempts = "grpc-max-attempts-capped"
+	CatGRPCInvalid     = "grpc-invalid-service-config"
+)
+
+// Env lets the caller supply judgements libmodel cannot make alone.
+type Env struct {
+	Info *types.Info
+	Pkg  *types.Package
+	// Remote reports whether the function literal / function value expr
+	// passed as the retried operation reaches the network (may be nil =>
+	// assume unknown/false).
+	Remote func(op ast.Expr) bool
+	// IsBudget reports whether a call consults a retry budget/limiter/breaker
+	// (x/time/rate, gobreaker, bundled package, user-named).
+	IsBudget func(call *ast.CallExpr) bool
+	// KeyHeaders are the canonical idempotency key header names (default
+	// Idempotency-Key, X-Idempotency-Key + user-configured).
+	KeyHeaders []string
+	// Fset, when set, lets fixes that add a statement indent it like its
+	// neighbour; without it those fixes are not offered.
+	Fset *token.FileSet
+}
+
+// DefaultKeyHeaders are the idempotency key headers net/http itself honours
+// (golang/go#19943), used when Env.KeyHeaders is empty.
+var DefaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
+
+// Issue is one finding of one check at a library retry site, fully worded.
+type Issue struct {
+	Check    Check
+	Category string // constant per sub-kind, e.g. "library-no-jitter"
+	Pos, End token.Pos
+	Message  string // lower case, no trailing period, construct then consequence
+	Related  []analysis.RelatedInformation
+	Fixes    []analysis.SuggestedFix // only where the rewrite is mechanical and safe
+}
+
+// Site is a library retry site.
+type Site struct {
+	Call    *ast.CallExpr // the retry call (backoff.Retry, retry.Do, client.Do, failsafe .Get, ...)
+	Library string        // module import path, e.g. "github.com/cenkalti/backoff/v4"
+	Issues  []Issue
+}
+
+// Sites finds library retry sites in one function body (fn is *ast.FuncDecl
+// or *ast.FuncLit), following configuration through composite literals,
+// option calls, builder chains and local variables in that function.
+// Function literals nested in fn are not descended into: they are functions
+// of their own and the caller visits them separately.
+func Sites(env *Env, file *ast.File, fn ast.Node) []*Site {
+	var body *ast.BlockStmt
+	var ftype *ast.FuncType
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		body, ftype = fn.Body, fn.Type
+	case *ast.FuncLit:
+		body, ftype = fn.Body, fn.Type
+	}
+	if body == nil || env == nil || env.Info == nil {
+		return nil
+	}
+	if !importsAny(env, file) {
+		return nil
+	}
+	s := newScope(env, file, fn, ftype, body)
+	var sites []*Site
+	ast.Inspect(body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit != fn {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if site := s.site(call); site != nil {
+			sites = append(sites, site)
+		}
+		return true
+	})
+	return sites
+}
+
+// site dispatches one call to the library that owns it.
+func (s *scope) site(call *ast.CallExpr) *Site {
+	fn := s.callee(call)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	path := fn.Pkg().Path()
+	for _, lib := range libraries {
+		if hasPathPrefix(path, lib.module) {
+			if site := lib.site(s, call, fn); site != nil {
+				site.Library = lib.module
+				return site
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+type library struct {
+	module string
+	site   func(s *scope, call *ast.CallExpr, fn *types.Func) *Site
+}
+
+var libraries []library
+
+func init() {
+	libraries = []library{
+		{"github.com/cenkalti/backoff/v4", backoffV4Site},
+		{"github.com/cenkalti/backoff/v5", backoffV5Site},
+		{"github.com/avast/retry-go/v4", avastSite},
+		{"github.com/sethvargo/go-retry", goRetrySite},
+		{"github.com/hashicorp/go-retryablehttp", retryablehttpSite},
+		{"github.com/go-resty/resty/v2", restyV2Site},
+		{"resty.dev/v3", restyV3Site},
+		{"github.com/failsafe-go/failsafe-go", failsafeSite},
+		{"k8s.io/apimachinery", k8sWaitSite},
+		{"k8s.io/client-go", k8sRetrySite},
+		{"github.com/grpc-ecosystem/go-grpc-middleware/v2", grpcMiddlewareSite},
+		{"github.com/eapache/go-resiliency", eapacheSite},
+		{"github.com/aws/aws-sdk-go-v2", awsSite},
+	}
+}
+
+// modules are the module paths of the known libraries.
+var modules = []string{
+	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5",
+	"github.com/avast/retry-go/v4", "github.com/sethvargo/go-retry",
+	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2", "resty.dev/v3",
+	"github.com/failsafe-go/failsafe-go", "k8s.io/apimachinery", "k8s.io/client-go",
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2", "github.com/eapache/go-resiliency",
+	"github.com/aws/aws-sdk-go-v2",
+}
+
+// importsAny reports whether file imports a package of a known library, so
+// that a file without one costs nothing.
+func importsAny(env *Env, file *ast.File) bool {
+	for _, imp := range file.Imports {
+		path := importPath(imp)
+		if isLibraryPath(path) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPathPrefix(path, prefix string) bool {
+	return path == prefix || len(path) > len(prefix) && path[:len(prefix)] == prefix && path[len(prefix)] == '/'
+}

@@ -1,0 +1,189 @@
+package libmodel_test
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+)
+
+// The testdata module requires the real libraries; run testdata/prepare.sh
+// (go mod download) once to fill the module cache: analysistest loads the
+// module with GOPROXY=off.
+
+// testAnalyzer reports every Issue libmodel finds as "<check>: <message>".
+var testAnalyzer = &analysis.Analyzer{
+	Name: "libmodeltest",
+	Doc:  "reports the issues libmodel finds at library retry sites",
+	Run:  run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	env := &libmodel.Env{
+		Info:     pass.TypesInfo,
+		Pkg:      pass.Pkg,
+		Fset:     pass.Fset,
+		IsBudget: func(call *ast.CallExpr) bool { return isBudget(pass.TypesInfo, call) },
+	}
+	env.Remote = func(op ast.Expr) bool { return reachesNetwork(pass, op) }
+	for _, file := range pass.Files {
+		report := func(i libmodel.Issue) {
+			pass.Report(analysis.Diagnostic{
+				Pos: i.Pos, End: i.End, Category: i.Category,
+				Message:        string(i.Check) + ": " + i.Message,
+				Related:        i.Related,
+				SuggestedFixes: i.Fixes,
+			})
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				for _, site := range libmodel.Sites(env, file, n) {
+					if site.Call == nil || site.Library == "" {
+						pass.Reportf(n.Pos(), "internal error: site without call or library")
+					}
+					for _, i := range site.Issues {
+						report(i)
+					}
+				}
+			}
+			return true
+		})
+		for _, i := range libmodel.ServiceConfigIssues(env, file) {
+			report(i)
+		}
+	}
+	return nil, nil
+}
+
+// isBudget stands in for retryloop's judgement: x/time/rate limiters.
+func isBudget(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "golang.org/x/time/rate":
+		return slices.Contains([]string{"Allow", "AllowN", "Wait", "WaitN"}, fn.Name())
+	case "github.com/sony/gobreaker":
+		return fn.Name() == "Execute"
+	}
+	return false
+}
+
+// reachesNetwork stands in for retryloop's judgement: the operation calls
+// into net/http or libs/remote.Fetch, directly or through a function of the
+// package.
+func reachesNetwork(pass *analysis.Pass, op ast.Expr) bool {
+	var body ast.Node
+	switch op := ast.Unparen(op).(type) {
+	case *ast.FuncLit:
+		body = op.Body
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := op.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = op.(*ast.Ident)
+		}
+		fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+		if fn == nil {
+			return false
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "libs/remote" {
+			return fn.Name() == "Fetch"
+		}
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && pass.TypesInfo.Defs[fd.Name] == fn {
+					body = fd.Body
+				}
+			}
+		}
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && fn.Pkg() != nil {
+				p := fn.Pkg().Path()
+				if p == "net/http" || p == "libs/remote" && fn.Name() == "Fetch" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+var packages = []string{
+	"libs/backoffv4", "libs/backoffv5", "libs/avast", "libs/goretry",
+	"libs/retryablehttp", "libs/restyv2", "libs/restyv3", "libs/failsafe",
+	"libs/k8s", "libs/grpcmw", "libs/eapache", "libs/awssdk", "libs/grpcconfig",
+}
+
+func TestLibraries(t *testing.T) {
+	dir := filepath.Join(analysistest.TestData(), "src", "libs")
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := packages
+	if p := os.Getenv("LIBMODEL_PKGS"); p != "" {
+		pkgs = strings.Split(p, ",")
+	}
+	results := analysistest.RunWithSuggestedFixes(t, dir, testAnalyzer, pkgs...)
+	if os.Getenv("LIBMODEL_UPDATE_GOLDEN") != "" {
+		writeGolden(t, results)
+	}
+}
+
+// writeGolden writes the .golden file of every file with fixes, for review.
+func writeGolden(t *testing.T, results []*analysistest.Result) {
+	edits := make(map[string][]analysis.TextEdit)
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					name := r.Pass.Fset.File(e.Pos).Name()
+					if !slices.ContainsFunc(edits[name], func(x analysis.TextEdit) bool { return x.Pos == e.Pos && bytes.Equal(x.NewText, e.NewText) }) {
+						edits[name] = append(edits[name], e)
+					}
+				}
+			}
+		}
+		for name, es := range edits {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tf := r.Pass.Fset.File(es[0].Pos)
+			slices.SortFunc(es, func(a, b analysis.TextEdit) int { return tf.Offset(b.Pos) - tf.Offset(a.Pos) })
+			out := src
+			for _, e := range es {
+				start, end := tf.Offset(e.Pos), tf.Offset(e.End)
+				out = append(append(append([]byte(nil), out[:start]...), e.NewText...), out[end:]...)
+			}
+			if f, err := format.Source(out); err == nil {
+				out = f
+			}
+			if err := os.WriteFile(name+".golden", out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clear(edits)
+	}
+}

@@ -1,0 +1,389 @@
+package libmodel
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+)
+
+const (
+	failsafe       = "github.com/failsafe-go/failsafe-go"
+	failsafeRetry  = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	k8sWait        = "k8s.io/apimachinery/pkg/util/wait"
+	k8sRetry       = "k8s.io/client-go/util/retry"
+	grpcMiddleware = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
+	eapache        = "github.com/eapache/go-resiliency/retrier"
+	awsRetry       = "github.com/aws/aws-sdk-go-v2/aws/retry"
+	awsRatelimit   = "github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+)
+
+// failsafe-go policies that limit load and so count as a budget.
+var failsafeLimiters = []string{
+	failsafe + "/circuitbreaker", failsafe + "/ratelimiter",
+	failsafe + "/adaptivelimiter", failsafe + "/adaptivethrottler",
+}
+
+var failsafeRuns = []string{"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution"}
+
+func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if !is(fn, failsafe, "Executor", fn.Name()) || !oneOf(fn.Name(), failsafeRuns) || len(call.Args) != 1 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	exec := s.collect(sel.X, call.Pos())
+	var policies []ast.Expr
+	withs := 0
+	for _, cc := range exec.calls {
+		cfn := s.callee(cc)
+		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != failsafe {
+			continue
+		}
+		switch cfn.Name() {
+		case "With", "WithAny", "Compose", "ComposeAny":
+			if cfn.Name() == "With" || cfn.Name() == "WithAny" {
+				withs++
+			}
+			if cc.Ellipsis.IsValid() {
+				return &Site{Call: call} // policies from a slice
+			}
+			policies = append(policies, cc.Args...)
+		}
+	}
+	var retry *cfg
+	retries, limited := 0, false
+	for _, p := range policies {
+		pc := s.collect(p, call.Pos())
+		if pc.opaque {
+			return &Site{Call: call}
+		}
+		for _, cc := range pc.calls {
+			cfn := s.callee(cc)
+			if cfn == nil || cfn.Pkg() == nil {
+				continue
+			}
+			switch path := cfn.Pkg().Path(); {
+			case path == failsafeRetry && (cfn.Name() == "NewBuilder" || cfn.Name() == "NewWithDefaults"):
+				retries++
+				retry = pc
+			case oneOf(path, failsafeLimiters):
+				limited = true
+			}
+		}
+	}
+	if retries == 0 {
+		if withs == 1 && !exec.opaque {
+			return nil // no retry policy: not a retry site
+		}
+		return &Site{Call: call}
+	}
+	b := newSite(call)
+	if retries != 1 || withs != 1 || exec.opaque {
+		return b.site
+	}
+	var delay, growth, jitter, budget, maxDur, unbounded ast.Node
+	for _, cc := range retry.calls {
+		cfn := s.callee(cc)
+		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != failsafeRetry && cfn.Pkg().Path() != failsafe {
+			continue
+		}
+		switch cfn.Name() {
+		case "WithDelay":
+			delay = cc
+		case "WithDelayFunc":
+			return b.site // a delay we cannot see
+		case "WithBackoff", "WithBackoffFactor":
+			growth = cc
+		case "WithRandomDelay", "WithJitter", "WithJitterFactor":
+			jitter = cc
+		case "WithBudget":
+			budget = cc
+		case "WithMaxDuration":
+			maxDur = cc
+		case "WithMaxRetries", "WithMaxAttempts":
+			unbounded = nil
+			if n, ok := s.intConst(cc.Args[0]); ok && n == -1 {
+				unbounded = cc
+			}
+		}
+	}
+	q := s.qualifier(failsafeRetry)
+	_ = q
+	switch {
+	case growth != nil && jitter == nil:
+		b.add(issue(Jitter, CatNoJitter, growth, "failsafe-go retry policy backs off without jitter: "+consNoJitter).
+			fix("Add WithJitterFactor(0.25)", insert(growth.End(), ".WithJitterFactor(0.25)")))
+	case growth == nil && delay != nil && jitter == nil:
+		b.add(issue(Sleep, CatFixedDelay, delay, "failsafe-go retry policy WithDelay waits the same delay between attempts: "+consFixed))
+	case growth == nil && delay == nil && jitter == nil:
+		at := ast.Node(call)
+		if len(retry.calls) > 0 {
+			at = retry.calls[0]
+		}
+		b.add(issue(Sleep, CatNoDelay, at, "failsafe-go retry policy without a delay retries at once: "+consNoDelay))
+	}
+	if unbounded != nil && maxDur == nil && budget == nil {
+		b.add(issue(Budget, CatUnbounded, unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded))
+	}
+	if budget == nil && !limited {
+		s.budgetIssue(b, "failsafe-go retry policy", call.Args[0], call)
+	}
+	return b.site
+}
+
+// k8s: a wait.Backoff literal or a client-go default.
+func (s *scope) k8sBackoff(e ast.Expr, at ast.Node) (lit *ast.CompositeLit, factor, jit float64, fields []*ast.AssignStmt, ok bool) {
+	if s.objIs(e, k8sRetry, "DefaultRetry") || s.objIs(e, k8sRetry, "DefaultBackoff") {
+		return nil, 1, 0.1, nil, true // both have Jitter 0.1 (client-go util/retry)
+	}
+	c := s.collect(e, at.Pos())
+	if c.opaque || len(c.lits) != 1 || len(c.calls) > 0 {
+		return nil, 0, 0, nil, false
+	}
+	lit = c.lits[0]
+	if namedOf(s.env.Info.TypeOf(lit), k8sWait) != "Backoff" {
+		return nil, 0, 0, nil, false
+	}
+	if _, keyed := litField(lit, "X"); !keyed {
+		return nil, 0, 0, nil, false
+	}
+	get := func(name string) (float64, bool) {
+		v, _ := litField(lit, name)
+		if fv, unsure := fieldSet(c.fields, name); unsure {
+			return 0, false
+		} else if fv != nil {
+			v = fv
+		}
+		if v == nil {
+			return 0, true
+		}
+		return s.floatConst(v)
+	}
+	factor, ok1 := get("Factor")
+	jit, ok2 := get("Jitter")
+	return lit, factor, jit, c.fields, ok1 && ok2
+}
+
+func k8sWaitSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	switch {
+	case is(fn, k8sWait, "", "ExponentialBackoff") && len(call.Args) == 2:
+		return s.k8sSite(call, call.Args[0], call.Args[1], "wait.ExponentialBackoff", true)
+	case is(fn, k8sWait, "", "ExponentialBackoffWithContext") && len(call.Args) == 3:
+		return s.k8sSite(call, call.Args[1], call.Args[2], "wait.ExponentialBackoffWithContext", false)
+	}
+	return nil
+}
+
+func k8sRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	switch {
+	case is(fn, k8sRetry, "", "OnError") && len(call.Args) == 3:
+		return s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", false)
+	case is(fn, k8sRetry, "", "RetryOnConflict") && len(call.Args) == 2:
+		// Conflicts are not overload: no budget needed.
+		return s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", false)
+	}
+	return nil
+}
+
+func (s *scope) k8sSite(call *ast.CallExpr, bo, op ast.Expr, what string, noCtx bool) *Site {
+	b := newSite(call)
+	lit, factor, jit, fields, ok := s.k8sBackoff(bo, call)
+	if ok && jit <= 0 {
+		at := ast.Node(bo)
+		if lit != nil {
+			at = lit
+			if v, _ := litField(lit, "Jitter"); v != nil {
+				at = v
+			}
+		}
+		if factor == 0 || factor == 1 {
+			b.add(issue(Sleep, CatFixedDelay, at, "wait.Backoff with Factor "+ftoa(factor)+" and no Jitter waits the same delay between attempts: "+consFixed))
+		} else if factor > 1 {
+			i := issue(Jitter, CatNoJitter, at, "wait.Backoff grows by Factor "+ftoa(factor)+" without Jitter: "+consNoJitter)
+			if lit != nil && len(fields) == 0 {
+				if v, _ := litField(lit, "Jitter"); v != nil {
+					i = i.fix("Set Jitter to 0.1", replace(v, "0.1"))
+				} else {
+					i = i.fix("Set Jitter to 0.1", addLitField(lit, "Jitter", "0.1"))
+				}
+			}
+			b.add(i)
+		}
+	}
+	if noCtx {
+		if name := s.ctxParam(); name != "" {
+			b.add(issue(Deadline, CatNoContext, call, what+" sleeps with time.Sleep and never observes "+name+": "+consNoCtx))
+		}
+	}
+	if op != nil {
+		s.budgetIssue(b, what, op, call)
+	}
+	return b.site
+}
+
+func ftoa(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if !is(fn, grpcMiddleware, "", "UnaryClientInterceptor") && !is(fn, grpcMiddleware, "", "StreamClientInterceptor") {
+		return nil
+	}
+	opts, ok := s.options(call, 0)
+	if !ok {
+		return &Site{Call: call}
+	}
+	var max, bf ast.Expr
+	budget, custom := false, false
+	for _, oc := range opts {
+		ofn := s.callee(oc)
+		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != grpcMiddleware {
+			return &Site{Call: call}
+		}
+		switch ofn.Name() {
+		case "WithMax":
+			max = oc.Args[0]
+		case "WithBackoff":
+			bf = oc.Args[0]
+		case "Disable":
+			return nil
+		case "WithRetriable", "WithOnRetryCallback":
+			custom = true
+			if r, ok := s.resolve(oc.Args[0]); ok {
+				if lit, ok := r.(*ast.FuncLit); ok && s.budgeted(lit) {
+					budget = true
+				}
+			}
+		}
+	}
+	if max == nil {
+		return nil // the default max is 0: retries off unless a call enables them
+	}
+	if n, ok := s.intConst(max); ok && n == 0 {
+		return nil
+	}
+	b := newSite(call)
+	q := s.qualifier(grpcMiddleware)
+	if bf != nil {
+		if r, ok := s.resolve(bf); ok {
+			if bc, ok := r.(*ast.CallExpr); ok && len(bc.Args) == 1 {
+				bfn := s.callee(bc)
+				switch {
+				case is(bfn, grpcMiddleware, "", "BackoffLinear"):
+					i := issue(Sleep, CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts: "+consFixed)
+					if q != "" {
+						i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
+					}
+					b.add(i)
+				case is(bfn, grpcMiddleware, "", "BackoffExponential"):
+					i := issue(Jitter, CatNoJitter, bc, "retry.BackoffExponential grows without jitter: "+consNoJitter)
+					if q != "" {
+						i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
+					}
+					b.add(i)
+				}
+			}
+		}
+	}
+	if !budget && !custom {
+		b.add(issue(Budget, CatNoBudget, call, "go-grpc-middleware retry interceptor retries with no retry budget: "+consNoBudget))
+	}
+	return b.site
+}
+
+func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if !is(fn, eapache, "Retrier", fn.Name()) || !oneOf(fn.Name(), []string{"Run", "RunCtx", "RunFn"}) {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	b := newSite(call)
+	c := s.collect(sel.X, call.Pos())
+	var news []*ast.CallExpr
+	jitter, infinite := false, false
+	for _, cc := range c.calls {
+		cfn := s.callee(cc)
+		switch {
+		case is(cfn, eapache, "", "New"):
+			news = append(news, cc)
+		case is(cfn, eapache, "Retrier", "SetJitter"):
+			if f, ok := s.floatConst(cc.Args[0]); !ok || f > 0 && f <= 1 {
+				jitter = true
+			}
+		case is(cfn, eapache, "Retrier", "WithInfiniteRetry"):
+			infinite = true
+		}
+	}
+	if c.opaque || len(news) != 1 || len(news[0].Args) != 2 {
+		return b.site
+	}
+	var policy *ast.CallExpr
+	if r, ok := s.resolve(news[0].Args[0]); ok {
+		policy, _ = r.(*ast.CallExpr)
+	}
+	if policy != nil && !jitter {
+		pfn := s.callee(policy)
+		switch {
+		case is(pfn, eapache, "", "ConstantBackoff"):
+			b.add(issue(Sleep, CatFixedDelay, policy, "retrier.ConstantBackoff without SetJitter waits the same delay between attempts: "+consFixed))
+		case is(pfn, eapache, "", "ExponentialBackoff"), is(pfn, eapache, "", "LimitedExponentialBackoff"):
+			b.add(issue(Jitter, CatNoJitter, policy, "retrier."+pfn.Name()+" without SetJitter grows without jitter: "+consNoJitter))
+		}
+	}
+	op := call.Args[len(call.Args)-1]
+	ctx := ctxBackground
+	if fn.Name() != "Run" {
+		ctx, _ = s.context(call.Args[0])
+	}
+	if infinite && ctx == ctxBackground {
+		b.add(issue(Budget, CatUnbounded, call, "retrier with WithInfiniteRetry and no deadline: "+consUnbounded))
+	}
+	if fn.Name() == "Run" {
+		if name := s.ctxParam(); name != "" {
+			b.add(issue(Deadline, CatNoContext, call, "retrier.Run never observes "+name+" (RunCtx does): "+consNoCtx))
+		}
+	}
+	s.budgetIssue(b, "retrier."+fn.Name(), op, call)
+	return b.site
+}
+
+func awsSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	switch {
+	case is(fn, awsRetry, "", "AddWithMaxAttempts") && len(call.Args) == 2:
+		if s.isZero(call.Args[1]) {
+			b := newSite(call)
+			b.add(issue(Budget, CatUnbounded, call, "retry.AddWithMaxAttempts with 0 lets the aws retryer retry without limit: "+consUnbounded))
+			return b.site
+		}
+	case is(fn, awsRetry, "", "NewStandard") || is(fn, awsRetry, "", "NewAdaptiveMode"):
+		var none ast.Node
+		for _, a := range call.Args {
+			r, ok := s.resolve(a)
+			if !ok {
+				continue
+			}
+			ast.Inspect(r, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != len(as.Rhs) {
+					return true
+				}
+				for i, l := range as.Lhs {
+					if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == "RateLimiter" && s.objIs(as.Rhs[i], awsRatelimit, "None") {
+						none = as
+					}
+				}
+				return true
+			})
+		}
+		if none != nil {
+			b := newSite(call)
+			b.add(issue(Budget, CatNoBudget, none, "aws retryer with ratelimit.None has no retry token bucket: "+consNoBudget))
+			return b.site
+		}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package libmodel
+
+import (
+	"go/ast"
+	"go/types"
+	"net/textproto"
+)
+
+const (
+	restyV2 = "github.com/go-resty/resty/v2"
+	restyV3 = "resty.dev/v3"
+)
+
+var restySends = map[string]string{
+	"Get": "GET", "Head": "HEAD", "Options": "OPTIONS", "Put": "PUT", "Delete": "DELETE",
+	"Post": "POST", "Patch": "PATCH", "Execute": "", "Send": "",
+}
+
+func restyV2Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	return restySite(s, call, fn, restyV2)
+}
+
+func restyV3Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	return restySite(s, call, fn, restyV3)
+}
+
+// restySite judges a request sent through a resty client with retries on.
+func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
+	if fn.Pkg().Path() != pkg {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	method, isSend := restySends[fn.Name()]
+	if !isSend || sig.Recv() == nil || recvName(sig.Recv().Type()) != "Request" {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if fn.Name() == "Execute" && len(call.Args) == 2 {
+		method = s.method(call.Args[0])
+	}
+	c := s.collect(sel.X, call.Pos())
+
+	var (
+		clientCalls, reqCalls []*ast.CallExpr
+		news                  int
+		rCall                 *ast.CallExpr
+	)
+	for _, cc := range c.calls {
+		cfn := s.callee(cc)
+		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != pkg {
+			continue
+		}
+		csig := cfn.Type().(*types.Signature)
+		switch {
+		case csig.Recv() == nil && (cfn.Name() == "New" || len(cfn.Name()) > 7 && cfn.Name()[:7] == "NewWith"):
+			news++
+		case csig.Recv() != nil && recvName(csig.Recv().Type()) == "Client":
+			clientCalls = append(clientCalls, cc)
+			if cfn.Name() == "R" || cfn.Name() == "NewRequest" {
+				rCall = cc
+			}
+		case csig.Recv() != nil && recvName(csig.Recv().Type()) == "Request":
+			reqCalls = append(reqCalls, cc)
+		}
+	}
+	// The retry count: the request's own setting wins in v3.
+	count, countKnown := int64(0), true
+	all := append(append([]*ast.CallExpr(nil), clientCalls...), reqCalls...)
+	for _, cc := range append(clientCalls, reqCalls...) {
+		if s.callee(cc).Name() == "SetRetryCount" && len(cc.Args) == 1 {
+			count, countKnown = s.intConst(cc.Args[0])
+			if pkg == restyV2 && isRequestCall(s, cc) {
+				count, countKnown = 0, false // no such method in v2; be safe
+			}
+		}
+	}
+	if countKnown && count <= 0 {
+		return nil // retries off: not a retry site
+	}
+	b := newSite(call)
+	if c.opaque || news != 1 || rCall == nil || !countKnown {
+		return b.site
+	}
+	name := "resty"
+	if pkg == restyV3 {
+		name = "resty v3"
+	}
+
+	// Delay: a constant strategy, or a wait time not below the max.
+	var waitMin, waitMax ast.Expr
+	custom, timeout, ctxSet, allowNonIdem := false, false, false, false
+	hooksOpaque, budget := false, false
+	headers := headersNoKey
+	for _, cc := range all {
+		cfn := s.callee(cc)
+		switch cfn.Name() {
+		case "SetRetryWaitTime":
+			waitMin = cc.Args[0]
+		case "SetRetryMaxWaitTime":
+			waitMax = cc.Args[0]
+		case "SetRetryDelayStrategy", "SetRetryAfter":
+			if len(cc.Args) == 1 {
+				if r, ok := s.resolve(cc.Args[0]); ok {
+					if rc, ok := r.(*ast.CallExpr); ok && is(s.callee(rc), pkg, "", "RetryConstantDelayStrategy") {
+						b.add(issue(Sleep, CatFixedDelay, rc, name+" RetryConstantDelayStrategy waits the same delay between attempts: "+consFixed))
+					}
+				}
+			}
+			custom = true
+		case "AddRetryCondition", "SetRetryConditions", "AddRetryConditions", "AddRetryHook", "SetRetryHooks", "AddRetryHooks":
+			custom = true
+		case "SetTimeout":
+			timeout = true
+		case "SetContext":
+			ctxSet = true
+		case "SetRetryAllowNonIdempotent":
+			if len(cc.Args) == 1 {
+				if v := s.constValue(cc.Args[0]); v != nil && v.String() == "true" {
+					allowNonIdem = true
+				} else {
+					allowNonIdem = false
+				}
+			}
+		case "SetHeader", "SetHeaderVerbatim":
+			if len(cc.Args) == 2 {
+				if k, ok := s.stringConst(cc.Args[0]); !ok {
+					headers = headersUnknown
+				} else if oneOf(textproto.CanonicalMIMEHeaderKey(k), s.keyHeaders()) && headers != headersUnknown {
+					headers = headersKey
+				}
+			}
+		case "SetHeaders", "SetHeaderMultiValues":
+			headers = headersUnknown
+		}
+		for _, a := range cc.Args {
+			r, ok := s.resolve(a)
+			if _, isFunc := s.env.Info.TypeOf(a).Underlying().(*types.Signature); isFunc {
+				if lit, isLit := r.(*ast.FuncLit); ok && isLit {
+					if s.budgeted(lit) {
+						budget = true
+					}
+				} else if !s.isPkgObj(r) || !isLibraryPath(pkgOf(s, r)) {
+					hooksOpaque = true
+				}
+			}
+		}
+	}
+	if waitMin != nil && waitMax == nil && pkg == restyV2 {
+		if n, ok := s.intConst(waitMin); ok && n >= 2e9 { // the default max is 2s
+			waitMax = waitMin
+		}
+	}
+	if waitMin != nil && waitMax != nil && !custom {
+		lo, ok1 := s.intConst(waitMin)
+		hi, ok2 := s.intConst(waitMax)
+		if ok1 && ok2 && lo >= hi && pkg == restyV2 {
+			b.add(issue(Sleep, CatFixedDelay, waitMin, name+" retry wait time not below the max wait time waits the same delay between attempts: "+consFixed))
+		}
+	}
+
+	// Idempotency: v2 retries every method; v3 only idempotent ones
+	// unless SetRetryAllowNonIdempotent(true).
+	if nonIdempotent(method) && (pkg == restyV2 || allowNonIdem) && !custom && headers == headersNoKey {
+		b.add(issue(Idempotency, CatNoKey, call, method+" request re-sent by "+name+" without an idempotency key header: "+consNoKey))
+	}
+	if !ctxSet && !timeout {
+		if ctx := s.ctxParam(); ctx != "" {
+			b.add(issue(Deadline, CatNoContext, call, name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx).
+				fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")")))
+		}
+	}
+	if !budget && !hooksOpaque && !custom {
+		b.add(issue(Budget, CatNoBudget, call, name+" client retries with no retry budget: "+consNoBudget))
+	}
+	return b.site
+}
+
+func isRequestCall(s *scope, cc *ast.CallExpr) bool {
+	fn := s.callee(cc)
+	sig := fn.Type().(*types.Signature)
+	return sig.Recv() != nil && recvName(sig.Recv().Type()) == "Request"
+}
+
+func pkgOf(s *scope, e ast.Expr) string {
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return ""
+	}
+	if o := s.obj(id); o != nil && o.Pkg() != nil {
+		return o.Pkg().Path()
+	}
+	return ""
+}
