@@ -1,0 +1,260 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// End-to-end tests of the built binaries: retrylint itself, with the
+// real analyzers, and sleeplint (testdata/cli/cmd/sleeplint), the same
+// driver with only the sleeptest analyzer, whose findings do not
+// depend on the analyzers' progress. Both are built once.
+
+var (
+	retrylint, sleeplint string
+	buildErr             = map[string]error{}
+	testdata, _          = filepath.Abs(filepath.Join("..", "..", "testdata", "cli"))
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "retrylint-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	retrylint = build(dir, "retrylint", ".")
+	sleeplint = build(dir, "sleeplint", "../../testdata/cli/cmd/sleeplint")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// build builds pkg into dir/name and records any failure for need.
+func build(dir, name, pkg string) string {
+	exe := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", exe, pkg).CombinedOutput(); err != nil {
+		buildErr[exe] = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return exe
+}
+
+func need(t *testing.T, exe string) {
+	t.Helper()
+	if err := buildErr[exe]; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fixture copies the fixture module testdata/cli/name to a temporary
+// directory.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(testdata, name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// run runs a command in dir and returns its exit code and output.
+func run(t *testing.T, dir, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// vetJSON decodes go vet -json output: package → analyzer → diagnostics.
+func vetJSON(t *testing.T, out string) map[string]map[string][]struct{ Posn, Message string } {
+	t.Helper()
+	tree := map[string]map[string][]struct{ Posn, Message string }{}
+	// go vet prints one JSON object per package; decode them all.
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var part map[string]map[string][]struct{ Posn, Message string }
+		if err := dec.Decode(&part); err != nil {
+			t.Fatalf("bad JSON: %v\n%s", err, out)
+		}
+		for pkg, m := range part {
+			if tree[pkg] == nil {
+				tree[pkg] = m
+				continue
+			}
+			for a, ds := range m {
+				tree[pkg][a] = append(tree[pkg][a], ds...)
+			}
+		}
+	}
+	return tree
+}
+
+// TestVetTool runs the driver as go vet -vettool and go fix -fixtool:
+// the unitchecker protocol, analyzer flags, -json, -fix and -diff.
+func TestVetTool(t *testing.T) {
+	need(t, sleeplint)
+	vettool := "-vettool=" + sleeplint
+	dir := fixture(t, "sleepy")
+	retryGo := filepath.Join(dir, "retry", "retry.go")
+	orig := readFile(t, retryGo)
+
+	r := run(t, dir, "go", "vet", vettool, "./...")
+	if r.code != 1 || !strings.Contains(r.stderr, "retry/retry.go:18:3: call to time.Sleep") ||
+		!strings.Contains(r.stderr, "retry/retry_test.go:9:2: call to time.Sleep") {
+		t.Errorf("go vet: got %+v, want exit 1 and the findings", r)
+	}
+
+	r = run(t, dir, "go", "vet", vettool, "-json", "./retry")
+	posns := map[string]bool{} // vet reports p and "p [p.test]" apart
+	for _, d := range vetJSON(t, r.stdout+r.stderr)["example.com/sleepy/retry"]["sleeptest"] {
+		posns[d.Posn] = true
+	}
+	if r.code != 0 || len(posns) != 3 {
+		t.Errorf("go vet -json: got exit %d, %d positions, want 0 and 3:\n%s%s", r.code, len(posns), r.stdout, r.stderr)
+	}
+
+	r = run(t, dir, "go", "vet", vettool, "-sleeptest.dup", "./retry")
+	if !strings.Contains(r.stderr, "call to time.Sleep again") {
+		t.Errorf("go vet -sleeptest.dup: the option did not reach the analyzer:\n%s", r.stderr)
+	}
+
+	r = run(t, dir, "go", "vet", vettool, "-fix", "-diff", "./retry")
+	if !strings.Contains(r.stdout, "+\t\t<-time.After(time.Second)") || readFile(t, retryGo) != orig {
+		t.Errorf("go vet -fix -diff: got %+v, or the file changed", r)
+	}
+
+	r = run(t, dir, "go", "vet", vettool, "-fix", "./retry")
+	if r.code != 0 || !strings.Contains(readFile(t, retryGo), "<-time.After(time.Second)") {
+		t.Errorf("go vet -fix: got %+v, file:\n%s", r, readFile(t, retryGo))
+	}
+
+	dir = fixture(t, "sleepy")
+	r = run(t, dir, "go", "fix", "-fixtool="+sleeplint, "./retry")
+	if r.code != 0 || !strings.Contains(readFile(t, filepath.Join(dir, "retry", "retry.go")), "<-time.After(time.Second)") {
+		t.Errorf("go fix -fixtool: got %+v", r)
+	}
+}
+
+// TestStandalone checks the exit codes of the built binary.
+func TestStandalone(t *testing.T) {
+	need(t, sleeplint)
+	dir := fixture(t, "sleepy")
+	if r := run(t, dir, sleeplint, "./retry"); r.code != 3 || !strings.Contains(r.stdout, "retry/retry.go:18:3: call to time.Sleep (sleeptest)") {
+		t.Errorf("findings: got %+v, want exit 3", r)
+	}
+	if r := run(t, dir, sleeplint, "-format", "sarif", "./retry"); r.code != 3 || !strings.Contains(r.stdout, `"ruleId": "sleeptest"`) {
+		t.Errorf("sarif: got exit %d", r.code)
+	}
+	if r := run(t, dir, sleeplint, "-nosuch", "./..."); r.code != 1 || r.stderr != "retrylint: flag provided but not defined: -nosuch\n" {
+		t.Errorf("bad flag: got %+v", r)
+	}
+	if r := run(t, fixture(t, "clean"), sleeplint, "./..."); r.code != 0 || r.stdout+r.stderr != "" {
+		t.Errorf("clean: got %+v", r)
+	}
+	if r := run(t, dir, sleeplint, "-h"); r.code != 0 || !strings.Contains(r.stderr, "-sleeptest.dup") {
+		t.Errorf("-h: got %+v", r)
+	}
+}
+
+// TestProtocol checks what go vet asks before running a vet tool.
+func TestProtocol(t *testing.T) {
+	need(t, retrylint)
+	r := run(t, t.TempDir(), retrylint, "-V=full")
+	if r.code != 0 || !strings.Contains(r.stdout, "retrylint version devel") {
+		t.Errorf("-V=full: got %+v", r)
+	}
+	r = run(t, t.TempDir(), retrylint, "-flags")
+	var flags []struct{ Name string }
+	if err := json.Unmarshal([]byte(r.stdout), &flags); err != nil || r.code != 0 {
+		t.Fatalf("-flags: got %+v (%v)", r, err)
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Name)
+	}
+	for _, want := range []string{"retrybudget", "retrybudget.budget-funcs", "retryidempotency.headers", "json", "c"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("-flags lacks %s: %v", want, names)
+		}
+	}
+	if r := run(t, t.TempDir(), retrylint, "-version"); r.code != 0 || !strings.HasPrefix(r.stdout, "retrylint version ") {
+		t.Errorf("-version: got %+v", r)
+	}
+}
+
+// The tests below depend on what the real analyzers report.
+
+// TestRealAnalyzers runs retrylint on an unmistakable anti-pattern: an
+// unbounded loop re-posting without a key, budget or deadline, with a
+// fixed sleep.
+func TestRealAnalyzers(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "antipattern")
+	r := run(t, dir, retrylint, "-json", "./...")
+	if r.code != 3 {
+		t.Errorf("exit %d, want 3; stderr: %s", r.code, r.stderr)
+	}
+	got := vetJSON(t, r.stdout)["example.com/antipattern/post"]
+	for _, name := range []string{"retrybudget", "retrysleep", "retryidempotency", "retrydeadline"} {
+		if len(got[name]) == 0 {
+			t.Errorf("no %s finding; got:\n%s", name, r.stdout)
+		}
+	}
+
+	// Options are the analyzers' own flags.
+	r = run(t, fixture(t, "clean"), retrylint, "-retrybudget.budget-funcs=example.com/lim.Allow",
+		"-retryidempotency.headers=PayPal-Request-Id", "./...")
+	if r.code != 0 || r.stdout+r.stderr != "" {
+		t.Errorf("clean with options: got %+v, want exit 0", r)
+	}
+	r = run(t, dir, retrylint, "-retrysleep", "./...")
+	if r.code != 3 || !strings.Contains(r.stdout, "(retrysleep)") || strings.Contains(r.stdout, "(retrybudget)") {
+		t.Errorf("-retrysleep alone: got %+v", r)
+	}
+}
+
+// TestRealVetFacts checks that facts cross packages under go vet: the
+// loop in package a calls b.Fetch, which is what reaches the network.
+func TestRealVetFacts(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "vetfacts")
+	r := run(t, dir, "go", "vet", "-vettool="+retrylint, "-json", "./...")
+	tree := vetJSON(t, r.stdout+r.stderr)
+	if len(tree["example.com/vetfacts/a"]["retrybudget"]) == 0 {
+		t.Errorf("go vet -json: no retrybudget finding in package a; exit %d, output:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The standalone driver loads dependencies from source for facts.
+	r = run(t, dir, retrylint, "./...")
+	if r.code != 3 || !strings.Contains(r.stdout, "a/a.go:") || !strings.Contains(r.stdout, "(retrybudget)") {
+		t.Errorf("standalone: got %+v, want a retrybudget finding in a/a.go", r)
+	}
+}
