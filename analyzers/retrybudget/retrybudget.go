@@ -3,10 +3,12 @@ package retrybudget
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// Analyzer is the retrybudget check.
+// Analyzer reports retry loops around remote calls that consult no retry
+// budget, and retry loops with neither an attempt cap nor a deadline.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrybudget",
 	Doc:      doc,
@@ -15,21 +17,52 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const doc = "retrybudget: TODO"
-
-var (
-	includeTests = true
-	budgetFuncs  string
-	remotePkgs   string
+// Categories of retrybudget diagnostics.
+const (
+	CategoryNoBudget  = "no-budget"
+	CategoryUnbounded = "unbounded"
 )
+
+var includeTests = true
 
 func init() {
 	Analyzer.Flags.BoolVar(&includeTests, "tests", true, "analyze _test.go files")
-	Analyzer.Flags.StringVar(&budgetFuncs, "budget-funcs", "", "comma-separated functions that count as a retry budget check (pkg/path.Func or pkg/path.Type.Method)")
-	Analyzer.Flags.StringVar(&remotePkgs, "remote-pkgs", "", "comma-separated import path prefixes whose calls count as remote calls")
+	Analyzer.Flags.Var(&retryloop.Opts.BudgetFuncs, "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func or pkg/path.Type.Method)")
+	Analyzer.Flags.Var(&retryloop.Opts.RemotePkgs, "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	r := diag.New(pass, includeTests)
+	for _, s := range res.Sites {
+		check(pass, r, s)
+	}
 	return nil, nil
 }
+
+func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site) {
+	if s.Consume || len(s.Budget) > 0 || s.FuncBudget {
+		return
+	}
+	// A loop that watches a context or stop channel is cancellable; not
+	// knowing its deadline, we stay silent on boundedness.
+	unbounded := s.Bound == retryloop.BoundNone && !s.Ctx.Consulted
+	switch {
+	case unbounded:
+		d := analysis.Diagnostic{
+			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
+			Message: "retry loop has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
+		}
+		if s.Remote != nil {
+			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
+		}
+		r.Report(d)
+	case s.Remote != nil:
+		r.Report(analysis.Diagnostic{
+			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
+			Message: "retry loop has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
+			Related: []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+		})
+	}
+}
+

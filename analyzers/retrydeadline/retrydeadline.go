@@ -3,10 +3,12 @@ package retrydeadline
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// Analyzer is the retrydeadline check.
+// Analyzer reports retry sites not bounded by a deadline and waits that
+// ignore cancellation.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrydeadline",
 	Doc:      doc,
@@ -15,7 +17,11 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const doc = "retrydeadline: TODO"
+// Categories of retrydeadline diagnostics.
+const (
+	CategoryNoDeadline    = "no-deadline"
+	CategoryIgnoresCancel = "sleep-ignores-context"
+)
 
 var includeTests = true
 
@@ -24,6 +30,41 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	r := diag.New(pass, includeTests)
+	for _, s := range res.Sites {
+		if s.Ctx.Attempts == retryloop.DeadlineNone && !s.Ctx.AttemptTimeout && s.Bound != retryloop.BoundElapsed {
+			msg := "retry loop runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout"
+			if s.Ctx.BackgroundCall != nil {
+				msg = "retry loop runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
+			}
+			d := analysis.Diagnostic{Pos: s.Pos, End: s.End, Category: CategoryNoDeadline, Message: msg}
+			if s.Ctx.BackgroundCall != nil {
+				d.Related = append(d.Related, diag.Related(s.Ctx.BackgroundCall.Pos(), "context without deadline made here"))
+			}
+			r.Report(d)
+		}
+		if s.Ctx.Consulted || (s.Ctx.InScope == nil && s.Ctx.StopChan == nil) {
+			continue
+		}
+		for _, w := range s.Waits {
+			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter {
+				continue
+			}
+			what := "ctx"
+			if s.Ctx.InScope != nil {
+				what = s.Ctx.InScope.Name()
+			} else {
+				what = s.Ctx.StopChan.Name()
+			}
+			r.Report(analysis.Diagnostic{
+				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,
+				Message:        "retry sleeps while " + what + " is in scope and never checks it: cancellation waits out every sleep; wait with budget.Sleep(" + what + ", d)",
+				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
+				SuggestedFixes: sleepFix(pass, s, w),
+			})
+			break
+		}
+	}
 	return nil, nil
 }

@@ -3,10 +3,11 @@ package retryjitter
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// Analyzer is the retryjitter check.
+// Analyzer reports delays between attempts that grow without jitter.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retryjitter",
 	Doc:      doc,
@@ -15,7 +16,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const doc = "retryjitter: TODO"
+// CategoryNoJitter is the category of retryjitter diagnostics.
+const CategoryNoJitter = "no-jitter"
 
 var includeTests = true
 
@@ -24,6 +26,28 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	r := diag.New(pass, includeTests)
+	for _, s := range res.Sites {
+		if s.Jittered() {
+			continue
+		}
+		for _, w := range s.Waits {
+			if w.Growth != retryloop.GrowthGrowing {
+				continue
+			}
+			d := analysis.Diagnostic{
+				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryNoJitter,
+				Message: "backoff grows without jitter: clients that failed together retry together; wrap the delay in budget.Jitter",
+				Related: []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
+			}
+			for _, p := range w.Related {
+				d.Related = append(d.Related, diag.Related(p, "delay computed here"))
+			}
+			d.SuggestedFixes = jitterFix(pass, s, w)
+			r.Report(d)
+			break // one diagnostic per loop
+		}
+	}
 	return nil, nil
 }

@@ -32,6 +32,12 @@ func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.Bloc
 		}
 		return true
 	})
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && w.isBudgetCall(c) {
+			site.FuncBudget = true
+		}
+		return !site.FuncBudget
+	})
 	w.describeContext(site, fs, node)
 	w.describeRequests(site, fs, node)
 	if site.Bound == BoundNone && site.Ctx.Consulted && site.Ctx.InScope != nil {

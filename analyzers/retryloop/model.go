@@ -185,6 +185,9 @@ type Site struct {
 	Ctx Context
 	// Budget lists the budget, limiter or breaker consultations.
 	Budget []token.Pos
+	// FuncBudget reports whether the enclosing function consults a budget
+	// somewhere (before the loop, say).
+	FuncBudget bool
 	// Requests sent by the operations.
 	Requests []*Request
 	// Library is the retry library's import path for ShapeLibrary sites.

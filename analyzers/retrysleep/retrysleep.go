@@ -3,10 +3,11 @@ package retrysleep
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// Analyzer is the retrysleep check.
+// Analyzer reports retry loops whose delay is fixed or absent.
 var Analyzer = &analysis.Analyzer{
 	Name:     "retrysleep",
 	Doc:      doc,
@@ -15,7 +16,11 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const doc = "retrysleep: TODO"
+// Categories of retrysleep diagnostics.
+const (
+	CategoryFixed   = "fixed-delay"
+	CategoryNoDelay = "no-delay"
+)
 
 var includeTests = true
 
@@ -24,6 +29,31 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	r := diag.New(pass, includeTests)
+	for _, s := range res.Sites {
+		if s.Jittered() {
+			continue
+		}
+		switch s.Delay() {
+		case retryloop.GrowthFixed:
+			w := s.Waits[0]
+			r.Report(analysis.Diagnostic{
+				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryFixed,
+				Message:        "retry waits a fixed delay: clients that failed together retry in lockstep; use exponential backoff with full jitter",
+				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
+				SuggestedFixes: backoffFix(pass, s, w),
+			})
+		case retryloop.GrowthAbsent:
+			if s.Remote == nil || s.Consume {
+				continue // an immediate retry of local work is not a storm
+			}
+			r.Report(analysis.Diagnostic{
+				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
+				Message: "retry loop retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
+				Related: []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+			})
+		}
+	}
 	return nil, nil
 }

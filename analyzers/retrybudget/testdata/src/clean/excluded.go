@@ -1,0 +1,155 @@
+package clean
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Failover: each attempt targets the next endpoint.
+func failover(urls []string) (*http.Response, error) {
+	for _, u := range urls {
+		resp, err := http.Get(u)
+		if err == nil {
+			return resp, nil
+		}
+	}
+	return nil, errors.New("all failed")
+}
+
+// Failover by index.
+func failoverIndex(urls []string) (*http.Response, error) {
+	for i := 0; i < len(urls); i++ {
+		resp, err := http.Get(urls[i])
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("all failed")
+}
+
+// Failover by incremented port.
+func ports(host string) (net.Conn, error) {
+	port := 8000
+	for i := 0; i < 10; i++ {
+		c, err := net.Dial("tcp", net.JoinHostPort(host, itoa(port)))
+		if err == nil {
+			return c, nil
+		}
+		port++
+	}
+	return nil, errors.New("no port")
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }
+
+// A read loop: continues on success, leaves on error.
+func read(r io.Reader) error {
+	buf := make([]byte, 512)
+	for {
+		_, err := r.Read(buf)
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// A scan loop.
+func scan(r io.Reader) int {
+	n := 0
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		n++
+	}
+	return n
+}
+
+// An accept loop that stops on error.
+func accept(l net.Listener, handle func(net.Conn)) error {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return err
+		}
+		go handle(c)
+	}
+}
+
+// Polling for a condition: a failure leaves.
+func poll(ctx context.Context, url string) error {
+	for {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A worker loop over a channel.
+func worker(jobs <-chan string, do func(string) error) {
+	for j := range jobs {
+		if err := do(j); err != nil {
+			continue
+		}
+	}
+}
+
+// A ticker loop.
+func ticker(ctx context.Context, do func() error) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_ = do()
+		}
+	}
+}
+
+// A collection loop: each element is a different operation.
+func batch(items []string, send func(string) error) error {
+	for _, it := range items {
+		if err := send(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A consume loop with no wait on error is not a retry site.
+func logErrors(next func() (string, error), log func(error)) {
+	for {
+		_, err := next()
+		if err != nil {
+			log(err)
+			continue
+		}
+	}
+}
+
+// Pagination: the loop advances a cursor.
+func pages(fetch func(string) (string, error)) error {
+	cursor := ""
+	for {
+		next, err := fetch(cursor)
+		if err != nil {
+			return err
+		}
+		if next == "" {
+			return nil
+		}
+		cursor = next
+	}
+}
