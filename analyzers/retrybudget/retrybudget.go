@@ -65,4 +65,3 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site) {
 		})
 	}
 }
-

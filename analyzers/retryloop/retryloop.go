@@ -185,4 +185,3 @@ func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
 
 // ctx adapts the walker for the call classifiers.
 type ctx struct{ *walker }
-
