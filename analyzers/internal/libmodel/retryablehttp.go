@@ -14,8 +14,8 @@ type rhClient struct {
 	backoff   ast.Expr // the Backoff assigned, nil for the default
 	backoffAt *ast.AssignStmt
 	retryMax  ast.Expr
-	// custom reports a CheckRetry or PrepareRetry we cannot judge (it may
-	// inspect the method or consult a budget).
+	// custom reports a CheckRetry that may inspect the request method (or
+	// one we cannot read).
 	custom  bool
 	budget  bool // a hook consults a budget
 	timeout bool // the inner HTTP client may have a timeout
@@ -51,12 +51,19 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 			case "RetryMax":
 				cl.retryMax = rhs
 			case "CheckRetry", "PrepareRetry", "RequestLogHook":
-				if r, ok := s.resolve(rhs); ok {
-					if lit, ok := r.(*ast.FuncLit); ok && s.budgeted(lit) {
-						cl.budget = true
-					}
+				if s.objIs(rhs, retryablehttp, "DefaultRetryPolicy") || s.objIs(rhs, retryablehttp, "ErrorPropagatedRetryPolicy") {
+					continue
 				}
-				if sel.Sel.Name != "RequestLogHook" && !s.objIs(rhs, retryablehttp, "DefaultRetryPolicy") && !s.objIs(rhs, retryablehttp, "ErrorPropagatedRetryPolicy") {
+				body := s.funcBody(rhs)
+				switch {
+				case body == nil:
+					// A hook we cannot read may check the method or a budget.
+					cl.budget = true
+					cl.custom = cl.custom || sel.Sel.Name == "CheckRetry"
+				case s.budgeted(body):
+					cl.budget = true
+				}
+				if body != nil && sel.Sel.Name == "CheckRetry" && mentionsMethod(body) {
 					cl.custom = true
 				}
 			case "HTTPClient", "Timeout", "Transport":
@@ -111,7 +118,9 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			if cl.backoffAt != nil {
 				i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", replace(cl.backoff, q+".RateLimitLinearJitterBackoff"))
 			} else if v, stmt := s.definingStmt(cl.newCall); v != "" {
-				i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", insert(stmt.End(), "\n"+s.indent(stmt)+v+".Backoff = "+q+".RateLimitLinearJitterBackoff"))
+				if pos, ok := s.nextLine(stmt); ok {
+					i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", insert(pos, s.indent(stmt)+v+".Backoff = "+q+".RateLimitLinearJitterBackoff\n"))
+				}
 			}
 		}
 		b.add(i)
@@ -182,8 +191,41 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		}
 		b.add(i)
 	}
-	if !cl.custom && !cl.budget {
+	if !cl.budget {
 		b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
 	}
 	return b.site
+}
+
+// funcBody returns the body of a function literal or of a function declared
+// in the file that e denotes, or nil.
+func (s *scope) funcBody(e ast.Expr) ast.Node {
+	r, ok := s.resolve(e)
+	if !ok {
+		return nil
+	}
+	switch x := r.(type) {
+	case *ast.FuncLit:
+		return x.Body
+	case *ast.Ident:
+		if fn, ok := s.obj(x).(*types.Func); ok {
+			if b := s.declBody(fn); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// mentionsMethod reports whether the code reads a Method field (req.Method,
+// resp.Request.Method): a retry policy that looks at the method.
+func mentionsMethod(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Method" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -830,3 +830,17 @@ func (s *scope) indent(n ast.Node) string {
 	col := s.env.Fset.Position(n.Pos()).Column
 	return strings.Repeat("\t", max(col-1, 0))
 }
+
+// nextLine returns the start of the line after the one where n ends, so
+// that a statement inserted there keeps n's trailing comment in place.
+func (s *scope) nextLine(n ast.Node) (token.Pos, bool) {
+	tf := s.env.Fset.File(n.End())
+	if tf == nil {
+		return token.NoPos, false
+	}
+	line := tf.Line(n.End())
+	if line >= tf.LineCount() {
+		return token.NoPos, false
+	}
+	return tf.LineStart(line + 1), true
+}

@@ -1,0 +1,58 @@
+package k8s
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
+
+	"libs/remote"
+)
+
+// Safe: the client-go defaults are jittered; conflicts are not overload.
+func safeConflict(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) })
+}
+
+// Safe: jitter, a context, a budget in the condition.
+func safe(ctx context.Context) error {
+	b := wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Jitter: 0.5, Steps: 5, Cap: 10 * time.Second}
+	return wait.ExponentialBackoffWithContext(ctx, b, func(ctx context.Context) (bool, error) {
+		if !remote.Limiter.Allow() {
+			return false, context.Canceled
+		}
+		return remote.Fetch(ctx) == nil, nil
+	})
+}
+
+// Safe: OnError with the jittered default backoff on a local operation.
+func safeOnError() error {
+	return retry.OnError(retry.DefaultBackoff, func(error) bool { return true }, remote.Local)
+}
+
+// Unknown: a backoff from the caller.
+func param(ctx context.Context, b wait.Backoff) error {
+	return wait.ExponentialBackoffWithContext(ctx, b, func(ctx context.Context) (bool, error) { return true, nil })
+}
+
+func noJitter(ctx context.Context) error {
+	b := wait.Backoff{Duration: time.Second, Factor: 2, Steps: 5} // want `retryjitter: wait.Backoff grows by Factor 2 without Jitter`
+	return wait.ExponentialBackoffWithContext(ctx, b, func(ctx context.Context) (bool, error) { return true, nil })
+}
+
+func fixed() error {
+	return retry.OnError(wait.Backoff{Duration: time.Second, Factor: 1, Steps: 5}, func(error) bool { return true }, remote.Local) // want `retrysleep: wait.Backoff with Factor 1 and no Jitter waits the same delay`
+}
+
+func noContext(ctx context.Context) error {
+	return wait.ExponentialBackoff(retry.DefaultBackoff, func() (bool, error) { return true, nil }) // want `retrydeadline: wait.ExponentialBackoff sleeps with time.Sleep and never observes ctx`
+}
+
+func noBudget() error {
+	return retry.OnError(retry.DefaultBackoff, func(error) bool { return true }, func() error { // want `retrybudget: retry.OnError around a remote call consults no retry budget`
+		_, err := http.Get("http://example.com")
+		return err
+	})
+}
