@@ -177,7 +177,8 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	}
 	successExits := false
 	for _, p := range succ {
-		if p.out == outExit {
+		// Leaving because the context was cancelled is not success leaving.
+		if p.out == outExit && !p.consult {
 			successExits = true
 		}
 	}
