@@ -203,6 +203,32 @@ func TestSelectAnalyzers(t *testing.T) {
 	sleeptest.Analyzer.Flags.Set("dup", "false")
 }
 
+func TestTags(t *testing.T) {
+	dir := fixture(t, "clean")
+	writeFile(t, filepath.Join(dir, "calc", "slow.go"), "//go:build slow\n\npackage calc\n\nimport \"time\"\n\nfunc init() { time.Sleep(1) }\n")
+	if r := runDriver(t, dir, "./..."); r.code != ExitClean {
+		t.Errorf("without -tags: got %+v, want exit 0", r)
+	}
+	if r := runDriver(t, dir, "-tags", "slow", "./..."); r.code != ExitFindings || r.stdout != "calc/slow.go:7:15: call to time.Sleep (sleeptest)\n" {
+		t.Errorf("-tags slow: got %+v, want the finding in slow.go", r)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	r := runDriver(t, t.TempDir(), "help")
+	if r.code != ExitClean || !strings.Contains(r.stderr, "-sleeptest.dup") ||
+		!strings.Contains(r.stderr, "sleeptest          report calls to time.Sleep (a driver test analyzer)\n") {
+		t.Errorf("help: got %+v", r)
+	}
+	r = runDriver(t, t.TempDir(), "help", "sleeptest")
+	if r.code != ExitClean || !strings.Contains(r.stderr, "Each call is reported") || !strings.Contains(r.stderr, "-sleeptest.zero") {
+		t.Errorf("help sleeptest: got %+v", r)
+	}
+	if r := runDriver(t, t.TempDir(), "-h"); r.code != ExitClean || !strings.Contains(r.stderr, "-baseline file") {
+		t.Errorf("-h: got %+v", r)
+	}
+}
+
 func TestVersion(t *testing.T) {
 	r := runDriver(t, t.TempDir(), "-V")
 	if r.code != ExitClean || !strings.HasPrefix(r.stdout, "retrylint version ") {
@@ -277,6 +303,20 @@ func TestFixDedupeAndConflict(t *testing.T) {
 	got := readFile(t, filepath.Join(dir, "retry", "retry.go"))
 	if strings.Count(got, "<-time.After(") != 2 || strings.Contains(got, "time.Sleep") {
 		t.Errorf("identical edits not applied exactly once:\n%s", got)
+	}
+}
+
+// TestFixBreaksSyntax checks that fixes that produce invalid Go fail
+// with exit 1 and leave every file as it was.
+func TestFixBreaksSyntax(t *testing.T) {
+	setFlag(t, "broken", "true")
+	dir := fixture(t, "sleepy")
+	retryGo := filepath.Join(dir, "retry", "retry.go")
+	before := readFile(t, retryGo)
+	r := runDriver(t, dir, "-fix", "./retry")
+	if r.code != ExitError || !strings.HasPrefix(r.stderr, "retrylint: fixes to retry/retry.go produce invalid Go, no file changed: ") ||
+		strings.Count(r.stderr, "\n") != 1 || readFile(t, retryGo) != before {
+		t.Errorf("got %+v", r)
 	}
 }
 

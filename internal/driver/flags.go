@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,6 +97,12 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 		return nil, usageError{msg: "-baseline-write cannot be combined with -fix"}
 	}
 	opts.patterns = fs.Args()
+	if len(opts.patterns) > 0 && opts.patterns[0] == "help" {
+		if err := help(stderr, fs, all, opts.patterns[1:]); err != nil {
+			return nil, err
+		}
+		return nil, usageError{msg: "help", help: true}
+	}
 	if len(opts.patterns) == 0 {
 		return nil, usageError{msg: "no packages given (usage: retrylint [flags] packages, e.g. retrylint ./...)"}
 	}
@@ -121,6 +128,39 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
 	fmt.Fprint(w, "\nExit status: 0 no findings, 3 findings, 1 error.\n")
+}
+
+// help prints the usage, or with names the documentation and options
+// of those analyzers.
+func help(w io.Writer, fs *flag.FlagSet, all []*analysis.Analyzer, names []string) error {
+	if len(names) == 0 {
+		usage(w, fs)
+		fmt.Fprint(w, "\nAnalyzers (retrylint help NAME for details):\n")
+		for _, a := range all {
+			fmt.Fprintf(w, "  %-18s %s\n", a.Name, firstLine(a.Doc))
+		}
+		return nil
+	}
+	for _, name := range names {
+		i := slices.IndexFunc(all, func(a *analysis.Analyzer) bool { return a.Name == name })
+		if i < 0 {
+			return usageError{msg: fmt.Sprintf("help: no analyzer %q", name)}
+		}
+		a := all[i]
+		fmt.Fprintf(w, "%s: %s\n", a.Name, strings.TrimSpace(a.Doc))
+		if a.URL != "" {
+			fmt.Fprintf(w, "\nDocumentation: %s\n", a.URL)
+		}
+		first := true
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if first {
+				fmt.Fprint(w, "\nOptions:\n")
+				first = false
+			}
+			fmt.Fprintf(w, "  -%s.%s\n    \t%s (default %q)\n", a.Name, f.Name, f.Usage, f.DefValue)
+		})
+	}
+	return nil
 }
 
 // version returns the module version of the running binary.

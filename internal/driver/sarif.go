@@ -237,14 +237,12 @@ func artifactLocation(root, filename string) sarifArtifactLocation {
 // repoRoot returns the root of the version-control repository holding
 // dir (the nearest directory with a .git entry), or dir itself.
 func repoRoot(dir string) string {
-	for d := dir; ; {
+	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
+		if filepath.Dir(d) == d {
 			return dir
 		}
-		d = parent
 	}
 }

@@ -29,6 +29,7 @@ var (
 	zero   bool // also report time.Sleep(0), with a conflicting fix
 	budget bool // fix by calling budget.Sleep, adding an import
 	panics bool // panic in Run
+	broken bool // suggest a fix that breaks the syntax
 )
 
 func init() {
@@ -36,6 +37,7 @@ func init() {
 	Analyzer.Flags.BoolVar(&zero, "zero", false, "also report time.Sleep(0) with a conflicting fix")
 	Analyzer.Flags.BoolVar(&budget, "budget", false, "fix with budget.Sleep")
 	Analyzer.Flags.BoolVar(&panics, "panic", false, "panic")
+	Analyzer.Flags.BoolVar(&broken, "broken", false, "suggest a fix that breaks the syntax")
 }
 
 const budgetPath = "github.com/retrylint/retrylint/budget"
@@ -55,6 +57,9 @@ func run(pass *analysis.Pass) (any, error) {
 		fix := analysis.SuggestedFix{
 			Message:   "Wait on time.After",
 			TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte("<-time.After(" + arg + ")")}},
+		}
+		if broken {
+			fix.TextEdits[0].NewText = []byte("time.Sleep(")
 		}
 		if budget {
 			file := enclosingFile(pass, call)
