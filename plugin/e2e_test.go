@@ -495,3 +495,26 @@ func TestGolangciOutputFormats(t *testing.T) {
 		t.Errorf("JSON has %d issues, SARIF %d results", len(issues), results)
 	}
 }
+
+// TestGolangciExampleConfig checks that .golangci.example.yml, the config
+// users copy, is valid and runs the analyzers.
+func TestGolangciExampleConfig(t *testing.T) {
+	dir := fixture(t)
+	example, err := filepath.Abs(filepath.Join("..", ".golangci.example.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := lint(t, dir, "config", "verify", "-c", example); r.rc != 0 {
+		t.Errorf("config verify:\n%s", r)
+	}
+	issues, r := lintJSON(t, dir, "-c", example, "./...")
+	if r.rc != 1 {
+		t.Errorf("want exit code 1, got:\n%s", r)
+	}
+	n := countBy(issues, nil)
+	for _, a := range analyzerNames {
+		if n[a] == 0 {
+			t.Errorf("no %s issue; got %v", a, n)
+		}
+	}
+}
