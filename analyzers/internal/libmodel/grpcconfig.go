@@ -228,6 +228,9 @@ func addThrottling(lit *ast.BasicLit) (analysis.TextEdit, bool) {
 		return analysis.TextEdit{}, false
 	}
 	text := throttling
+	if next := src[i+1]; next == ' ' || next == '\n' || next == '\t' || next == '\\' {
+		text = strings.TrimSuffix(text, " ")
+	}
 	if !raw {
 		text = strings.ReplaceAll(throttling, `"`, `\"`)
 	}

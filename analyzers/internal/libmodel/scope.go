@@ -545,6 +545,10 @@ func (s *scope) remote(op ast.Expr) (bool, ast.Node) {
 	if body == nil {
 		return false, nil
 	}
+	// Hand the caller the function itself, not a variable holding it.
+	if _, isLit := r.(*ast.FuncLit); isLit {
+		op = r
+	}
 	if !s.env.Remote(op) {
 		return false, nil
 	}
