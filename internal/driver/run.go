@@ -371,24 +371,18 @@ func (d *run) rel(filename string) string {
 	return filename
 }
 
-// relPos rewrites the file name of a "file:line:col" position.
+// relPos rewrites the file name of a "file:line:col" or "file:line"
+// position; the file name itself may contain colons.
 func (d *run) relPos(pos string) string {
-	// The file name may contain colons; the line and column do not.
-	i := strings.IndexByte(pos, ':')
-	for j := len(pos) - 1; j >= 0; j-- {
-		if pos[j] == ':' {
-			if k := strings.LastIndexByte(pos[:j], ':'); k >= 0 && isDigits(pos[k+1:j]) && isDigits(pos[j+1:]) {
-				i = k
-			} else if isDigits(pos[j+1:]) {
-				i = j
-			}
+	file, suffix := pos, ""
+	for range 2 {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 || !isDigits(file[i+1:]) {
 			break
 		}
+		file, suffix = file[:i], file[i:]+suffix
 	}
-	if i < 0 {
-		return d.rel(pos)
-	}
-	return d.rel(pos[:i]) + pos[i:]
+	return d.rel(file) + suffix
 }
 
 func isDigits(s string) bool {

@@ -102,7 +102,7 @@ type (
 )
 
 const (
-	sarifSchema     = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifSchema     = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 	informationURI  = "https://github.com/retrylint/retrylint"
 	srcRoot         = "%SRCROOT%"
 	fingerprintName = "retrylint/v1"
