@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"golang.org/x/tools/go/analysis/checker"
 )
 
-func (d *run) print(w io.Writer, graph *checker.Graph, findings []*finding) error {
+// print writes the findings to w in the chosen format, all at once, so
+// that a failure leaves no half-written report.
+func (d *run) print(w io.Writer, findings []*finding) error {
 	var buf bytes.Buffer
 	switch d.opts.format {
 	case "json":
@@ -27,8 +27,8 @@ func (d *run) print(w io.Writer, graph *checker.Graph, findings []*finding) erro
 	return err
 }
 
-// printText prints "path:line:col: message (analyzer)", then each
-// related position indented, then the context lines if -c is set.
+// printText prints "path:line:col: message (analyzer)", then the
+// context lines if -c is set, then each related position indented.
 func (d *run) printText(w *bytes.Buffer, findings []*finding) {
 	for _, f := range findings {
 		fmt.Fprintf(w, "%s: %s (%s)\n", posString(f.posn, d.rel), f.diag.Message, f.analyzer.Name)

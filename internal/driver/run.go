@@ -103,7 +103,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	if opts.diff {
 		out = d.stderr // stdout holds the patch
 	}
-	if err := d.print(out, graph, findings); err != nil {
+	if err := d.print(out, findings); err != nil {
 		return err
 	}
 	if len(findings) > 0 || pending {
@@ -112,9 +112,10 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	return nil
 }
 
-// load loads the packages named by the patterns, and fails with every
+// load loads the packages named by the patterns. It fails on any
 // package error (syntax, type, missing import) in the whole import
-// graph: analysis of a broken package would be silently incomplete.
+// graph, one line per broken package: analysis of a broken package
+// would be silently incomplete.
 func (d *run) load() ([]*packages.Package, error) {
 	// Facts flow only if dependencies are analyzed from source too.
 	mode := packages.LoadSyntax
