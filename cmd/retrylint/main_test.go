@@ -258,3 +258,32 @@ func TestRealVetFacts(t *testing.T) {
 		t.Errorf("standalone: got %+v, want a retrybudget finding in a/a.go", r)
 	}
 }
+
+// TestRealFix applies the real analyzers' fixes: they use the budget
+// module, which the fixture's go.mod does not require, so retrylint
+// says how to add it. With the module added, a second -fix changes
+// nothing.
+func TestRealFix(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "antipattern")
+	postGo := filepath.Join(dir, "post", "post.go")
+	orig := readFile(t, postGo)
+
+	r := run(t, dir, retrylint, "-fix", "./...")
+	fixed := readFile(t, postGo)
+	const note = "retrylint: fixes use github.com/retrylint/retrylint/budget; run: go get github.com/retrylint/retrylint/budget@latest\n"
+	if r.code == 1 || fixed == orig || !strings.Contains(fixed, `"github.com/retrylint/retrylint/budget"`) || !strings.Contains(r.stderr, note) {
+		t.Fatalf("-fix: got exit %d, stderr:\n%s\npost.go:\n%s", r.code, r.stderr, fixed)
+	}
+
+	budgetDir, _ := filepath.Abs(filepath.Join("..", "..", "budget"))
+	gomod := filepath.Join(dir, "go.mod")
+	data := readFile(t, gomod) + "\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + budgetDir + "\n"
+	if err := os.WriteFile(gomod, []byte(data), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, dir, retrylint, "-fix", "./...")
+	if r.code == 1 || readFile(t, postGo) != fixed || strings.Contains(r.stderr, "go get") {
+		t.Errorf("second -fix: got %+v; post.go:\n%s", r, readFile(t, postGo))
+	}
+}
