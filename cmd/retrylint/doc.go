@@ -6,6 +6,7 @@ non-idempotent writes and retries without a deadline.
 Usage:
 
 	retrylint [flags] packages
+	retrylint help [analyzer]
 	go vet -vettool=$(command -v retrylint) [-fix [-diff]] packages
 	go fix -fixtool=$(command -v retrylint) [-diff] packages
 

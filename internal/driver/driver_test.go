@@ -142,6 +142,8 @@ func TestBadInput(t *testing.T) {
 	syntaxErr := t.TempDir()
 	writeFile(t, filepath.Join(syntaxErr, "go.mod"), "module example.com/syntaxerr\n\ngo 1.26\n")
 	writeFile(t, filepath.Join(syntaxErr, "p", "p.go"), "package p\n\nfunc F() {\n\tx :=\n}\n")
+	typeErr := fixture(t, "typeerr")
+	writeFile(t, filepath.Join(typeErr, "empty.json"), `{"version": 1, "findings": []}`)
 	clean := fixture(t, "clean")
 	writeFile(t, filepath.Join(clean, "bad.json"), `{"version": 1, "findings": [`)
 	writeFile(t, filepath.Join(clean, "nohash.json"), `{"version": 1, "findings": [{"analyzer": "sleeptest"}]}`)
@@ -154,7 +156,12 @@ func TestBadInput(t *testing.T) {
 		want string // in the stderr line
 	}{
 		{"syntax error", syntaxErr, []string{"./..."}, "p/p.go:5:1: expected operand"},
-		{"type error", fixture(t, "typeerr"), []string{"./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error", typeErr, []string{"./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error, json", typeErr, []string{"-json", "./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error, sarif", typeErr, []string{"-format", "sarif", "./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error, baseline", typeErr, []string{"-baseline", "empty.json", "./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error, baseline-write", typeErr, []string{"-baseline", "new.json", "-baseline-write", "./..."}, `p/p.go:4:23: cannot use "one"`},
+		{"type error, fix", typeErr, []string{"-fix", "./..."}, `p/p.go:4:23: cannot use "one"`},
 		{"missing import", fixture(t, "badimport"), []string{"./..."}, "no required module provides package example.com/badimport/nosuch"},
 		{"no such dir", clean, []string{"./nothing/..."}, "./nothing"},
 		{"matches nothing", clean, []string{"./calc/nothing..."}, "matched no packages"},
