@@ -232,7 +232,7 @@ func addThrottling(lit *ast.BasicLit) (analysis.TextEdit, bool) {
 		text = strings.TrimSuffix(text, " ")
 	}
 	if !raw {
-		text = strings.ReplaceAll(throttling, `"`, `\"`)
+		text = strings.ReplaceAll(text, `"`, `\"`)
 	}
 	newSrc := src[:i+1] + text + src[i+1:]
 	val, err := strconv.Unquote(newSrc)

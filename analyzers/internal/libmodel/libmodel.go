@@ -69,6 +69,10 @@ type Env struct {
 	// Fset, when set, lets fixes that add a statement indent it like its
 	// neighbour; without it those fixes are not offered.
 	Fset *token.FileSet
+	// Files, when set, are all the files of the package: helpers and
+	// package-level variables are then followed across files, not only in
+	// the file at hand.
+	Files []*ast.File
 }
 
 // DefaultKeyHeaders are the idempotency key headers net/http itself honours

@@ -34,6 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Info:     pass.TypesInfo,
 		Pkg:      pass.Pkg,
 		Fset:     pass.Fset,
+		Files:    pass.Files,
 		IsBudget: func(call *ast.CallExpr) bool { return isBudget(pass.TypesInfo, call) },
 	}
 	env.Remote = func(op ast.Expr) bool { return reachesNetwork(pass, op) }

@@ -264,16 +264,18 @@ func (s *scope) pkgVarInit(v *types.Var) ast.Expr {
 		return nil
 	}
 	var init ast.Expr
-	for _, d := range s.file.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, sp := range gd.Specs {
-			vs := sp.(*ast.ValueSpec)
-			for i, id := range vs.Names {
-				if s.env.Info.Defs[id] == v && len(vs.Values) == len(vs.Names) {
-					init = vs.Values[i]
+	for _, f := range s.files() {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if s.env.Info.Defs[id] == v && len(vs.Values) == len(vs.Names) {
+						init = vs.Values[i]
+					}
 				}
 			}
 		}
@@ -282,50 +284,72 @@ func (s *scope) pkgVarInit(v *types.Var) ast.Expr {
 		return nil
 	}
 	assigned := false
-	ast.Inspect(s.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && s.env.Info.Uses[id] == v {
-					assigned = true
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && s.env.Info.Uses[id] == v {
-				assigned = true
-			}
-		}
-		return !assigned
-	})
+	for _, f := range s.files() {
+		ast.Inspect(f, s.assignsTo(v, &assigned))
+	}
 	if assigned {
 		return nil
 	}
 	return init
 }
 
-// varOf returns the variable e names after following copies (b2 := b),
-// or nil.
-func (s *scope) varOf(e ast.Expr) *types.Var {
-	for range 8 {
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = ast.Unparen(u.X)
+// assignsTo returns an inspector setting *assigned when it meets an
+// assignment to v or to a field or element of it, a use of its address, or
+// a configuring method call on it (Set*, Add*, With*...): a package-level
+// variable changed anywhere is not known by its initialiser alone.
+func (s *scope) assignsTo(v *types.Var, assigned *bool) func(ast.Node) bool {
+	root := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.Ident:
+				return s.env.Info.Uses[x] == v
+			case *ast.SelectorExpr:
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			default:
+				return false
+			}
 		}
-		v := s.localVar(e)
-		if v == nil {
-			return nil
-		}
-		next, ok := s.init[v]
-		if !ok || s.unsure[v] {
-			return v
-		}
-		if w := s.localVar(stripAddr(next)); w != nil {
-			e = next
-			continue
-		}
-		return v
 	}
-	return nil
+	return func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if root(l) {
+					*assigned = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if root(n.X) {
+				*assigned = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && root(n.X) {
+				*assigned = true
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				if _, isMethod := s.env.Info.Selections[sel]; isMethod && root(sel.X) && configures(sel.Sel.Name) {
+					*assigned = true
+				}
+			}
+		}
+		return !*assigned
+	}
+}
+
+// configures reports whether a method of this name, by the conventions of
+// the libraries, changes the configuration of its receiver.
+func configures(name string) bool {
+	for _, p := range []string{"Set", "Add", "With", "Enable", "Disable", "Reset"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func stripAddr(e ast.Expr) ast.Expr {
@@ -500,16 +524,33 @@ func (s *scope) budgeted(nodes ...ast.Node) bool {
 		return false
 	}
 	found := false
-	for _, n := range nodes {
-		if n == nil {
-			continue
-		}
+	seen := make(map[*types.Func]bool)
+	var walk func(n ast.Node, depth int)
+	walk = func(n ast.Node, depth int) {
 		ast.Inspect(n, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && s.env.IsBudget(call) {
-				found = true
+			call, ok := n.(*ast.CallExpr)
+			if !ok || found {
+				return !found
 			}
-			return !found
+			if s.env.IsBudget(call) {
+				found = true
+				return false
+			}
+			// Follow functions of the file a few calls deep: a policy
+			// helper that checks the budget.
+			if fn := s.callee(call); fn != nil && !seen[fn] && depth < 3 {
+				seen[fn] = true
+				if body := s.declBody(fn); body != nil {
+					walk(body, depth+1)
+				}
+			}
+			return true
 		})
+	}
+	for _, n := range nodes {
+		if n != nil && !found {
+			walk(n, 0)
+		}
 	}
 	return found
 }
@@ -556,12 +597,25 @@ func (s *scope) remote(op ast.Expr) (bool, ast.Node) {
 }
 
 func (s *scope) declBody(fn *types.Func) ast.Node {
-	for _, d := range s.file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && s.env.Info.Defs[fd.Name] == fn {
-			return fd.Body
+	if fn.Pkg() != s.env.Pkg && s.env.Pkg != nil {
+		return nil
+	}
+	for _, f := range s.files() {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && s.env.Info.Defs[fd.Name] == fn {
+				return fd.Body
+			}
 		}
 	}
 	return nil
+}
+
+// files returns the files whose declarations the scope may follow.
+func (s *scope) files() []*ast.File {
+	if len(s.env.Files) > 0 {
+		return s.env.Files
+	}
+	return []*ast.File{s.file}
 }
 
 // qualifier returns the name under which the file imports path, or "".

@@ -1,0 +1,23 @@
+package failsafe
+
+import (
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+
+	"libs/remote"
+)
+
+// A delay function is unknown.
+func delayFunc() error {
+	rp := retrypolicy.NewBuilder[any]().
+		WithDelayFunc(func(exec failsafe.ExecutionAttempt[any]) time.Duration { return time.Second }).
+		Build()
+	return failsafe.With(rp).Run(remote.Local)
+}
+
+// An executor from the caller is unknown.
+func executor(ex failsafe.Executor[any]) error {
+	return ex.Run(remote.Local)
+}
