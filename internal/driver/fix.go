@@ -142,8 +142,13 @@ func (d *run) applyFixes(findings []*finding) (changed bool, err error) {
 			continue
 		}
 		if d.opts.diff {
-			rel := filepath.ToSlash(d.rel(name))
-			d.stdout.Write(unifiedDiff("a/"+rel, "b/"+rel, d.readFile(name), out, 3))
+			// "a/" and "b/" make the patch apply with git apply or
+			// patch -p1 from the working directory.
+			oldName, newName := name, name
+			if rel := d.rel(name); !filepath.IsAbs(rel) {
+				oldName, newName = "a/"+filepath.ToSlash(rel), "b/"+filepath.ToSlash(rel)
+			}
+			d.stdout.Write(unifiedDiff(oldName, newName, d.readFile(name), out, 3))
 			continue
 		}
 		mode := os.FileMode(0o666)
