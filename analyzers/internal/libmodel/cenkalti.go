@@ -224,7 +224,13 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if p.noElapsed && p.elapsedAt != nil {
 			at = p.elapsedAt
 		}
-		b.add(issue(Budget, CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound: "+consUnbounded))
+		i := issue(Budget, CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound: "+consUnbounded)
+		if zero, ok := at.(ast.Expr); ok && at != ast.Node(call) && at != ast.Node(p.lit) {
+			if q := s.qualifier(backoffV4); q != "" {
+				i = i.fix("Restore the default MaxElapsedTime", replace(zero, q+".DefaultMaxElapsedTime"))
+			}
+		}
+		b.add(i)
 	}
 	if withCtx == nil {
 		if name := s.ctxParam(); name != "" {
@@ -285,7 +291,11 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	ctx, _ := s.context(call.Args[0])
 	if !maxTries && noElapsed && kind != "stop" && ctx != ctxOther && ctx != ctxUnknown {
-		b.add(issue(Budget, CatUnbounded, elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded))
+		i := issue(Budget, CatUnbounded, elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded)
+		if q := s.qualifier(backoffV5); q != "" {
+			i = i.fix("Restore the default MaxElapsedTime", replace(elapsedAt.(*ast.CallExpr).Args[0], q+".DefaultMaxElapsedTime"))
+		}
+		b.add(i)
 	}
 	if ctx == ctxBackground && noElapsed {
 		b.add(issue(Deadline, CatBackground, call.Args[0], "backoff.Retry under context.Background with WithMaxElapsedTime(0) has no deadline: "+consBgCtx))

@@ -5,7 +5,10 @@ import (
 	"go/token"
 	"go/types"
 	"net/textproto"
+	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // keyHeaders returns the canonical idempotency key header names.
@@ -116,4 +119,91 @@ func (s *scope) method(e ast.Expr) string {
 
 func nonIdempotent(method string) bool {
 	return method == "POST" || method == "PATCH"
+}
+
+// keyValue returns the edits that make a fresh key available as an
+// expression: crypto/rand.Text (Go 1.24), importing crypto/rand when the
+// file does not yet and the name rand is free. ok is false when the file's
+// Go version is older or unknown, or the import cannot be added cleanly.
+func (s *scope) keyValue() (expr string, edits []analysis.TextEdit, ok bool) {
+	v := s.env.Info.FileVersions[s.file]
+	if v == "" || !goVersionAtLeast(v, 24) {
+		return "", nil, false
+	}
+	if q := s.qualifier("crypto/rand"); q != "" {
+		return q + ".Text()", nil, true
+	}
+	// The name rand must be free: no other import named rand, no
+	// package-level object rand.
+	for _, imp := range s.file.Imports {
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		} else if pn, ok := s.env.Info.Implicits[imp].(*types.PkgName); ok {
+			name = pn.Name()
+		}
+		if name == "rand" {
+			return "", nil, false
+		}
+	}
+	if s.env.Pkg != nil && s.env.Pkg.Scope().Lookup("rand") != nil {
+		return "", nil, false
+	}
+	for _, d := range s.file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if ok && gd.Tok == token.IMPORT && gd.Lparen.IsValid() {
+			return "rand.Text()", []analysis.TextEdit{insert(gd.Lparen+1, "\n\t\"crypto/rand\"")}, true
+		}
+	}
+	return "", nil, false
+}
+
+// goVersionAtLeast reports whether a "go1.N[.P]" version is at least go1.minor.
+func goVersionAtLeast(v string, minor int) bool {
+	v, ok := strings.CutPrefix(v, "go1.")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(v, ".rcbeta"); i >= 0 {
+		v = v[:i]
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n >= minor
+}
+
+// inLoop reports whether n lies inside a for or range statement of the
+// function: a key minted there would change on every iteration.
+func (s *scope) inLoop(n ast.Node) bool {
+	found := false
+	ast.Inspect(s.body, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if m.Pos() <= n.Pos() && n.End() <= m.End() {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// stmtOf returns the statement of a block that holds n directly, or nil.
+func (s *scope) stmtOf(n ast.Node) ast.Stmt {
+	var stmt ast.Stmt
+	ast.Inspect(s.body, func(m ast.Node) bool {
+		if b, ok := m.(*ast.BlockStmt); ok {
+			for _, st := range b.List {
+				if st.Pos() <= n.Pos() && n.End() <= st.End() {
+					stmt = st
+				}
+			}
+		}
+		if _, ok := m.(*ast.FuncLit); ok {
+			return false
+		}
+		return true
+	})
+	return stmt
 }

@@ -104,13 +104,13 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			maxDur = cc
 		case "WithMaxRetries", "WithMaxAttempts":
 			unbounded = nil
-			if n, ok := s.intConst(cc.Args[0]); ok && n == -1 {
-				unbounded = cc
+			if len(cc.Args) == 1 {
+				if n, ok := s.intConst(cc.Args[0]); ok && n == -1 {
+					unbounded = cc
+				}
 			}
 		}
 	}
-	q := s.qualifier(failsafeRetry)
-	_ = q
 	switch {
 	case growth != nil && jitter == nil:
 		b.add(issue(Jitter, CatNoJitter, growth, "failsafe-go retry policy backs off without jitter: "+consNoJitter).
@@ -125,7 +125,8 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		b.add(issue(Sleep, CatNoDelay, at, "failsafe-go retry policy without a delay retries at once: "+consNoDelay))
 	}
 	if unbounded != nil && maxDur == nil && budget == nil {
-		b.add(issue(Budget, CatUnbounded, unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded))
+		b.add(issue(Budget, CatUnbounded, unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded).
+			fix("Cap the retries at 3", replace(unbounded.(*ast.CallExpr).Args[0], "3")))
 	}
 	if budget == nil && !limited {
 		s.budgetIssue(b, "failsafe-go retry policy", call.Args[0], call)
@@ -242,6 +243,9 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != grpcMiddleware {
 			return &Site{Call: call}
 		}
+		if len(oc.Args) != 1 && ofn.Name() != "Disable" && ofn.Name() != "WithCodes" {
+			continue
+		}
 		switch ofn.Name() {
 		case "WithMax":
 			max = oc.Args[0]
@@ -310,7 +314,7 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		switch {
 		case is(cfn, eapache, "", "New"):
 			news = append(news, cc)
-		case is(cfn, eapache, "Retrier", "SetJitter"):
+		case is(cfn, eapache, "Retrier", "SetJitter") && len(cc.Args) == 1:
 			if f, ok := s.floatConst(cc.Args[0]); !ok || f > 0 && f <= 1 {
 				jitter = true
 			}

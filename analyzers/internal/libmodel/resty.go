@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"net/textproto"
+	"strconv"
 )
 
 const (
@@ -98,9 +99,13 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 		cfn := s.callee(cc)
 		switch cfn.Name() {
 		case "SetRetryWaitTime":
-			waitMin = cc.Args[0]
+			if len(cc.Args) == 1 {
+				waitMin = cc.Args[0]
+			}
 		case "SetRetryMaxWaitTime":
-			waitMax = cc.Args[0]
+			if len(cc.Args) == 1 {
+				waitMax = cc.Args[0]
+			}
 		case "SetRetryDelayStrategy", "SetRetryAfter":
 			if len(cc.Args) == 1 {
 				if r, ok := s.resolve(cc.Args[0]); ok {
@@ -164,7 +169,14 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	// Idempotency: v2 retries every method; v3 only idempotent ones
 	// unless SetRetryAllowNonIdempotent(true).
 	if nonIdempotent(method) && (pkg == restyV2 || allowNonIdem) && !custom && headers == headersNoKey {
-		b.add(issue(Idempotency, CatNoKey, call, method+" request re-sent by "+name+" without an idempotency key header: "+consNoKey))
+		i := issue(Idempotency, CatNoKey, call, method+" request re-sent by "+name+" without an idempotency key header: "+consNoKey)
+		if !s.inLoop(call) {
+			if key, edits, ok := s.keyValue(); ok {
+				i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts",
+					append(edits, insert(rCall.End(), ".SetHeader("+strconv.Quote(s.keyHeaders()[0])+", "+key+")"))...)
+			}
+		}
+		b.add(i)
 	}
 	if !ctxSet && !timeout {
 		if ctx := s.ctxParam(); ctx != "" {

@@ -3,6 +3,7 @@ package libmodel
 import (
 	"go/ast"
 	"go/types"
+	"strconv"
 )
 
 const retryablehttp = "github.com/hashicorp/go-retryablehttp"
@@ -181,7 +182,16 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			if build != nil {
 				at = build
 			}
-			b.add(issue(Idempotency, CatNoKey, at, method+" request re-sent by retryablehttp without an idempotency key header: "+consNoKey))
+			i := issue(Idempotency, CatNoKey, at, method+" request re-sent by retryablehttp without an idempotency key header: "+consNoKey)
+			if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok && name == "Do" && s.env.Fset != nil && !s.inLoop(call) {
+				if stmt := s.stmtOf(call); stmt != nil {
+					if key, edits, ok := s.keyValue(); ok {
+						set := id.Name + ".Header.Set(" + strconv.Quote(s.keyHeaders()[0]) + ", " + key + ")\n" + s.indent(stmt)
+						i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts", append(edits, insert(stmt.Pos(), set))...)
+					}
+				}
+			}
+			b.add(i)
 		}
 	}
 	if build != nil && is(s.callee(build), retryablehttp, "", "NewRequest") && !cl.timeout {

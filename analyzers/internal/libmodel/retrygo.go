@@ -71,9 +71,9 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			delayType = oc
 		}
 	}
+	q := s.qualifier(avast)
 	if delayType != nil && len(delayType.Args) == 1 {
 		arg := delayType.Args[0]
-		q := s.qualifier(avast)
 		switch {
 		case s.objIs(arg, avast, "BackOffDelay"):
 			i := issue(Jitter, CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter: "+consNoJitter)
@@ -90,7 +90,15 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		ctx, _ = s.context(ctxOpt.Args[0])
 	}
 	if !attempts && ctx != ctxOther && (ctxOpt == nil || ctx == ctxBackground) {
-		b.add(issue(Budget, CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline: "+consUnbounded))
+		i := issue(Budget, CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline: "+consUnbounded)
+		if oc, ok := attemptsAt.(*ast.CallExpr); ok && q != "" {
+			if len(oc.Args) == 1 {
+				i = i.fix("Cap the attempts at 3", replace(oc.Args[0], "3"))
+			} else {
+				i = i.fix("Cap the attempts at 3", replace(oc, q+".Attempts(3)"))
+			}
+		}
+		b.add(i)
 	}
 	if ctxOpt == nil {
 		if name := s.ctxParam(); name != "" {
