@@ -50,6 +50,7 @@ func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *
 		}
 		s.init[v] = rhs
 	}
+	libArg := make(map[*ast.UnaryExpr]bool)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -101,7 +102,7 @@ func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *
 				}
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND {
+			if n.Op == token.AND && !libArg[n] {
 				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
 					if v, ok := s.obj(id).(*types.Var); ok && !isPointerish(v.Type()) {
 						s.unsure[v] = true
@@ -109,6 +110,15 @@ func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *
 				}
 			}
 		case *ast.CallExpr:
+			// &b handed straight to a library call (backoff.Retry(op, &b))
+			// does not let b change behind the scope's back.
+			if fn := s.callee(n); fn != nil && fn.Pkg() != nil && isLibraryPath(fn.Pkg().Path()) {
+				for _, a := range n.Args {
+					if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+						libArg[u] = true
+					}
+				}
+			}
 			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
 				if v := s.localVar(sel.X); v != nil {
 					if _, isMethod := s.env.Info.Selections[sel]; isMethod {
@@ -672,7 +682,10 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 		}
 		for _, v := range s.vars(e) {
 			for _, call := range s.calls[v] {
-				if call.End() <= at && !seen[call] {
+				// Only calls that configure v: v.Do(req) says nothing
+				// about v, and its arguments belong to other values.
+				name := ast.Unparen(call.Fun).(*ast.SelectorExpr).Sel.Name
+				if call.End() <= at && !seen[call] && configures(name) {
 					seen[call] = true
 					c.calls = append(c.calls, call)
 					for _, a := range call.Args {

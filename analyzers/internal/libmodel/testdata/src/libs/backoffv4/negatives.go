@@ -71,3 +71,16 @@ func budgetVar(ctx context.Context) error {
 	}
 	return backoff.Retry(op, backoff.WithContext(backoff.NewExponentialBackOff(), ctx))
 }
+
+// A value literal passed by address to the library is followed.
+func valueLiteral(ctx context.Context) error {
+	b := backoff.ExponentialBackOff{InitialInterval: time.Second, Multiplier: 2, MaxElapsedTime: time.Minute, Clock: backoff.SystemClock} // want `retryjitter: backoff.ExponentialBackOff with RandomizationFactor 0`
+	return backoff.Retry(remote.Local, backoff.WithContext(&b, ctx))
+}
+
+// A value whose address escapes elsewhere is not.
+func escapes(ctx context.Context, tune func(*backoff.ExponentialBackOff)) error {
+	b := backoff.ExponentialBackOff{InitialInterval: time.Second, Multiplier: 2, MaxElapsedTime: time.Minute, Clock: backoff.SystemClock}
+	tune(&b)
+	return backoff.Retry(remote.Local, backoff.WithContext(&b, ctx))
+}

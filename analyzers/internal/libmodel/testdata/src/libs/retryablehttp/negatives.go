@@ -87,3 +87,16 @@ func useTuned(ctx context.Context) error {
 	_, err := tuned.Get("http://example.com")
 	return err
 }
+
+// Sending another request through the client does not hide its
+// configuration.
+func twoRequests(ctx context.Context, other *retryablehttp.Request) error {
+	client := retryablehttp.NewClient()
+	client.Backoff = retryablehttp.LinearJitterBackoff
+	client.CheckRetry = budgetPolicy
+	if _, err := client.Do(other); err != nil {
+		return err
+	}
+	_, err := client.Post("http://example.com", "text/plain", nil) // want `retryidempotency: POST request re-sent by retryablehttp without an idempotency key header`
+	return err
+}
