@@ -46,7 +46,9 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site) {
 	}
 	// A loop that watches a context or stop channel is cancellable; not
 	// knowing its deadline, we stay silent on boundedness.
-	unbounded := s.Bound == retryloop.BoundNone && !s.Ctx.Consulted
+	// Only a loop that waits between attempts or retries a remote call is
+	// surely a retry; a bare loop re-running local work stays silent.
+	unbounded := s.Bound == retryloop.BoundNone && !s.Ctx.Consulted && (s.Remote != nil || len(s.Waits) > 0)
 	switch {
 	case unbounded:
 		d := analysis.Diagnostic{

@@ -143,7 +143,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
 	}
 	ops := w.opsIn(body)
-	if len(ops) == 0 {
+	if len(ops) == 0 || w.receivesWork(body) {
 		return nil
 	}
 	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond}
@@ -175,18 +175,22 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	if s.overflow {
 		return nil
 	}
-	successExits := false
-	for _, p := range succ {
-		// Leaving because the context was cancelled is not success leaving.
-		if p.out == outExit && !p.consult {
-			successExits = true
+	// successExits reports whether success of op can leave the site: a
+	// path that tested op's outcome and left, not by cancellation or abort.
+	successExits := func(op *ast.CallExpr) bool {
+		for _, p := range succ {
+			if p.out == outExit && !p.consult && !p.abort && p.observed[op] && p.decided {
+				return true
+			}
 		}
+		return false
 	}
 	var retried []*ast.CallExpr
 	waits := map[ast.Node]bool{}
 	consult := false
-	nextWithWait := false
+	anySuccessExit := false
 	for op := range s.ops {
+		exits := successExits(op)
 		for _, mode := range []opMode{modeErr, modeStatus} {
 			if mode == modeStatus && !w.returnsResponse(op) {
 				continue
@@ -197,21 +201,34 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 				continue
 			}
 			comesRound := false
+			withWait := false
 			for _, p := range ps {
-				if p.out == outNext {
+				if p.out == outNext && p.observed[op] {
 					comesRound = true
+					if len(p.waits) > 0 {
+						withWait = true
+					}
+				}
+			}
+			// A consume loop (success goes on) is a retry only where its
+			// error branch waits and calls again.
+			if !comesRound || !exits && !withWait {
+				continue
+			}
+			for _, p := range ps {
+				if p.out == outNext && p.observed[op] {
 					for _, wn := range p.waits {
 						waits[wn] = true
-					}
-					if len(p.waits) > 0 {
-						nextWithWait = true
 					}
 				}
 				if p.consult {
 					consult = true
 				}
 			}
-			if comesRound && !slices.Contains(retried, op) {
+			if exits {
+				anySuccessExit = true
+			}
+			if !slices.Contains(retried, op) {
 				retried = append(retried, op)
 			}
 		}
@@ -219,15 +236,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	if len(retried) == 0 {
 		return nil
 	}
-	site := &Site{}
-	if !successExits {
-		// A consume loop: it goes on after success. Only its error branch
-		// that waits and calls again is a retry.
-		if !nextWithWait {
-			return nil
-		}
-		site.Consume = true
-	}
+	site := &Site{Consume: !anySuccessExit}
 	slices.SortFunc(retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 	site.Ops = retried
 	site.Ctx.Consulted = consult
@@ -682,4 +691,35 @@ func (s *Site) String() string {
 		}
 	}
 	return b.String()
+}
+
+// receivesWork reports whether a loop body takes a value from a channel
+// (x := <-jobs, case m := <-in:): a worker loop, whose every iteration
+// handles a new item, not a retry.
+func (w *walker) receivesWork(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				return true
+			}
+			u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) {
+				return true
+			}
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
 }

@@ -35,10 +35,29 @@ type path struct {
 	status  map[types.Object]bool // response vars: true = failure status
 	waits   []ast.Node
 	consult bool // a context or stop channel was consulted on the path
+	// tainted are the variables holding the failing op's outcome;
+	// observed is set once the path tests one of them: a failure that
+	// nothing looks at does not make the site a retry.
+	tainted  map[types.Object]*ast.CallExpr
+	observed map[*ast.CallExpr]bool
+	abort    bool // the path ended in panic, os.Exit, log.Fatal, t.Fatal
+	// obs counts observations; decided is set when a branch was decided
+	// by an operation's outcome and cleared by a later split on something
+	// else (if eof, if !ok): only an exit decided by the outcome is a
+	// success exit.
+	obs     int
+	decided bool
 }
 
 func (p *path) clone() *path {
-	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult}
+	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, decided: p.decided}
+	for k, v := range p.tainted {
+		q.tainted[k] = v
+	}
+	for k, v := range p.observed {
+		q.observed[k] = v
+	}
 	for k, v := range p.vals {
 		q.vals[k] = v
 	}
@@ -74,7 +93,7 @@ const maxPaths = 512
 // run walks stmts from a fresh path and returns the finished paths.
 func (s *sim) run(stmts []ast.Stmt) []*path {
 	s.budget = maxPaths
-	start := &path{vals: map[types.Object]Tri{}, status: map[types.Object]bool{}}
+	start := &path{vals: map[types.Object]Tri{}, status: map[types.Object]bool{}, tainted: map[types.Object]*ast.CallExpr{}, observed: map[*ast.CallExpr]bool{}}
 	ps := s.block(stmts, []*path{start}, 0)
 	var done []*path
 	for _, p := range ps {
@@ -84,7 +103,7 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 				p.out = outExit // falling off the end of a goto block or function leaves
 			}
 		}
-		if p.out == outNext && s.cond != nil && s.eval(s.cond, p) == No {
+		if p.out == outNext && s.cond != nil && s.decide(s.cond, p) == No {
 			p.out = outExit
 		}
 		done = append(done, p)
@@ -132,6 +151,7 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
 			for _, p := range ps {
 				p.out = outExit
+				p.abort = true
 			}
 		}
 		return ps
@@ -184,7 +204,7 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				out = append(out, p)
 				continue
 			}
-			v := s.eval(st.Cond, p)
+			v := s.decide(st.Cond, p)
 			if v != No {
 				q := p
 				if v == Unknown {
@@ -451,6 +471,11 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 				continue
 			}
 			t := obj.Type()
+			if isOp {
+				p.tainted[obj] = call
+			} else {
+				delete(p.tainted, obj)
+			}
 			switch {
 			case isOp && isErrorType(t) && i == len(lhs)-1:
 				if failing {
@@ -492,6 +517,7 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 			if failing {
 				s.seenFail = true
 			}
+			p.tainted[obj] = call
 			switch {
 			case isErrorType(obj.Type()):
 				p.vals[obj] = b2t(failing && s.mode == modeErr)
@@ -509,6 +535,10 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 		if isErrorType(obj.Type()) {
 			if id, ok := r.(*ast.Ident); ok && id.Name == "nil" {
 				p.vals[obj] = No
+				continue
+			}
+			if s.nonNilError(r) {
+				p.vals[obj] = Yes
 				continue
 			}
 			if o := s.obj(r); o != nil {
@@ -626,6 +656,10 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 		}
 	case *ast.Ident:
 		if o := s.obj(e); o != nil {
+			if c := p.tainted[o]; c != nil {
+				p.observed[c] = true
+				p.obs++
+			}
 			if v, ok := p.vals[o]; ok {
 				return v
 			}
@@ -638,6 +672,8 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 		}
 	case *ast.CallExpr:
 		if s.ops[e] && isBool(s.info.TypeOf(e)) {
+			p.observed[e] = true
+			p.obs++
 			if e == s.fail {
 				s.seenFail = true
 				return No
@@ -663,6 +699,8 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 	if isNil(x) {
 		// nil == y
 		if call, ok := y.(*ast.CallExpr); ok && s.ops[call] {
+			p.observed[call] = true
+			p.obs++
 			if call == s.fail {
 				s.seenFail = true
 				return b2t(s.mode != modeErr)
@@ -670,6 +708,10 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 			return Yes
 		}
 		if o := s.obj(y); o != nil {
+			if c := p.tainted[o]; c != nil {
+				p.observed[c] = true
+				p.obs++
+			}
 			if v, ok := p.vals[o]; ok && isErrorType(o.Type()) {
 				return not(v)
 			}
@@ -735,6 +777,10 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	if o == nil {
 		return Unknown
 	}
+	if c := p.tainted[o]; c != nil {
+		p.observed[c] = true
+		p.obs++
+	}
 	failing, known := p.status[o]
 	if !known {
 		return Unknown
@@ -774,4 +820,55 @@ func cmpInt(a int64, op token.Token, b int64) bool {
 		return a >= b
 	}
 	return false
+}
+
+// nonNilError reports whether e is certainly a non-nil error: a sentinel
+// (a package-level error variable), errors.New or fmt.Errorf.
+func (s *sim) nonNilError(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		return isFunc(callee(s.info, e), "errors.New", "fmt.Errorf")
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = e.(*ast.Ident)
+		}
+		v, ok := s.info.Uses[id].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
+	}
+	return false
+}
+
+// decide evaluates a branch condition and records whether the branch was
+// decided by an operation's outcome.
+func (s *sim) decide(cond ast.Expr, p *path) Tri {
+	before := p.obs
+	v := s.eval(cond, p)
+	switch {
+	case v != Unknown && p.obs > before:
+		p.decided = true
+	case v == Unknown && !s.mentionsOutcome(cond):
+		p.decided = false
+	}
+	return v
+}
+
+// mentionsOutcome reports whether cond looks at an error or a response
+// status (values that carry an operation's outcome).
+func (s *sim) mentionsOutcome(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found {
+			if t := s.info.TypeOf(e); t != nil && isErrorType(t) {
+				found = true
+			}
+			if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

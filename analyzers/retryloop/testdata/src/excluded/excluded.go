@@ -153,3 +153,46 @@ func pages(fetch func(string) (string, error)) error {
 		cursor = next
 	}
 }
+
+// A worker loop taking work from a channel in a select.
+func selectWorker(ctx context.Context, in <-chan string, send func(string) error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case m := <-in:
+			if err := send(m); err != nil {
+				continue
+			}
+		}
+	}
+}
+
+// A reader whose exit does not depend on the failing call (runtime/pprof's
+// profileWriter): the error is remembered, not retried.
+func remember(read func() ([]byte, bool), add func([]byte) error) error {
+	var err error
+	for {
+		data, eof := read()
+		if e := add(data); e != nil && err == nil {
+			err = e
+		}
+		if eof {
+			break
+		}
+	}
+	return err
+}
+
+type tb interface{ Fatal(...any) }
+
+// A benchmark loop: failure aborts, success goes on.
+func bench(n int, url string, b interface{ Fatal(args ...any) }) {
+	for i := 0; i < n; i++ {
+		res, err := http.Get(url)
+		if err != nil {
+			panic(err)
+		}
+		res.Body.Close()
+	}
+}

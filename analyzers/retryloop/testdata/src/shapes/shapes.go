@@ -176,3 +176,31 @@ func consume(ctx context.Context, recv func(context.Context) (string, error), ha
 		handle(msg)
 	}
 }
+
+// An accept loop that backs off on temporary errors (net/http's Serve):
+// a consume loop whose error branch is a retry.
+func serve(ctx context.Context, l interface {
+	Accept() (any, error)
+}, handle func(any)) error {
+	var tempDelay time.Duration
+	for { // want `retry site: shape=bare consume bound=none delay=growing jitter=no ctx=unknown`
+		c, err := l.Accept()
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			if tempDelay == 0 {
+				tempDelay = 5 * time.Millisecond
+			} else {
+				tempDelay *= 2
+			}
+			time.Sleep(tempDelay)
+			continue
+		}
+		tempDelay = 0
+		if c == nil {
+			panic("nil conn")
+		}
+		go handle(c)
+	}
+}
