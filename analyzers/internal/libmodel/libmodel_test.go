@@ -38,6 +38,13 @@ func run(pass *analysis.Pass) (any, error) {
 		IsBudget: func(call *ast.CallExpr) bool { return isBudget(pass.TypesInfo, call) },
 	}
 	env.Remote = func(op ast.Expr) bool { return reachesNetwork(pass, op) }
+	if h, ok := pass.Analyzer.Flags.Lookup("headers").Value.(interface{ Get() any }); ok {
+		if hs, _ := h.Get().(string); hs != "" {
+			env.KeyHeaders = strings.Split(hs, ",")
+		}
+	}
+	// The minimal environment must not panic either.
+	bare := &libmodel.Env{Info: pass.TypesInfo, Pkg: pass.Pkg}
 	for _, file := range pass.Files {
 		report := func(i libmodel.Issue) {
 			pass.Report(analysis.Diagnostic{
@@ -50,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.FuncDecl, *ast.FuncLit:
+				libmodel.Sites(bare, file, n)
 				for _, site := range libmodel.Sites(env, file, n) {
 					if site.Call == nil || site.Library == "" {
 						pass.Reportf(n.Pos(), "internal error: site without call or library")
@@ -129,6 +137,21 @@ func reachesNetwork(pass *analysis.Pass, op ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+func init() {
+	testAnalyzer.Flags.String("headers", "", "idempotency key headers")
+}
+
+// TestKeyHeaders runs with a configured header list: X-Request-Key counts,
+// the defaults no longer do.
+func TestKeyHeaders(t *testing.T) {
+	dir := filepath.Join(analysistest.TestData(), "src", "libs")
+	if err := testAnalyzer.Flags.Set("headers", "x-request-key"); err != nil {
+		t.Fatal(err)
+	}
+	defer testAnalyzer.Flags.Set("headers", "")
+	analysistest.Run(t, dir, testAnalyzer, "libs/keyheaders")
 }
 
 var packages = []string{

@@ -93,7 +93,7 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	// Delay: a constant strategy, or a wait time not below the max.
 	var waitMin, waitMax ast.Expr
 	custom, timeout, ctxSet, allowNonIdem := false, false, false, false
-	hooksOpaque, budget := false, false
+	hooksOpaque, budget, hooked := false, false, false
 	headers := headersNoKey
 	for _, cc := range all {
 		cfn := s.callee(cc)
@@ -115,8 +115,10 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 				}
 			}
 			custom = true
-		case "AddRetryCondition", "SetRetryConditions", "AddRetryConditions", "AddRetryHook", "SetRetryHooks", "AddRetryHooks":
-			custom = true
+		case "AddRetryCondition", "SetRetryConditions", "AddRetryConditions":
+			custom = true // it may look at the method
+		case "AddRetryHook", "SetRetryHooks", "AddRetryHooks":
+			hooked = true // it cannot stop a retry, but may consult a budget
 		case "SetTimeout":
 			timeout = true
 		case "SetContext":
@@ -166,12 +168,14 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 		}
 	}
 
+	keyFixed := false
 	// Idempotency: v2 retries every method; v3 only idempotent ones
 	// unless SetRetryAllowNonIdempotent(true).
 	if nonIdempotent(method) && (pkg == restyV2 || allowNonIdem) && !custom && headers == headersNoKey {
 		i := issue(Idempotency, CatNoKey, call, method+" request re-sent by "+name+" without an idempotency key header: "+consNoKey)
 		if !s.inLoop(call) {
 			if key, edits, ok := s.keyValue(); ok {
+				keyFixed = true
 				i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts",
 					append(edits, insert(rCall.End(), ".SetHeader("+strconv.Quote(s.keyHeaders()[0])+", "+key+")"))...)
 			}
@@ -180,11 +184,14 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	}
 	if !ctxSet && !timeout {
 		if ctx := s.ctxParam(); ctx != "" {
-			b.add(issue(Deadline, CatNoContext, call, name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx).
-				fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")")))
+			i := issue(Deadline, CatNoContext, call, name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx)
+			if !keyFixed { // both fixes would insert after R()
+				i = i.fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")"))
+			}
+			b.add(i)
 		}
 	}
-	if !budget && !hooksOpaque && !custom {
+	if !budget && !hooksOpaque && !custom && !hooked {
 		b.add(issue(Budget, CatNoBudget, call, name+" client retries with no retry budget: "+consNoBudget))
 	}
 	return b.site

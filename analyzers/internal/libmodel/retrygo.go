@@ -104,7 +104,8 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if name := s.ctxParam(); name != "" {
 			i := issue(Deadline, CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background: "+consNoCtx)
 			if q := s.qualifier(avast); q != "" && !call.Ellipsis.IsValid() {
-				i = i.fix("Add retry.Context("+name+")", insert(call.Args[len(call.Args)-1].End(), ", "+q+".Context("+name+")"))
+				// After the operation: no other fix edits it.
+				i = i.fix("Add retry.Context("+name+")", insert(call.Args[0].End(), ", "+q+".Context("+name+")"))
 			}
 			b.add(i)
 		}
