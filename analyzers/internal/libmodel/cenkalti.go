@@ -211,7 +211,13 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	s.cenkaltiDelay(b, p, backoffV4)
 
-	maxRetries := len(s.find(c, backoffV4, "WithMaxRetries")) > 0
+	maxRetries := false
+	for _, mr := range s.find(c, backoffV4, "WithMaxRetries") {
+		maxRetries = true
+		if len(mr.Args) == 2 && s.isZero(mr.Args[1]) {
+			return nil // no retries: not a retry site
+		}
+	}
 	withCtx := last(s.find(c, backoffV4, "WithContext"))
 	elapsedLimit := p.kind == "exponential" && !p.noElapsed
 	ctx := ctxUnknown
@@ -266,7 +272,11 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		case is(ofn, backoffV5, "", "WithBackOff") && len(oc.Args) == 1:
 			bo = oc.Args[0]
 		case is(ofn, backoffV5, "", "WithMaxTries") && len(oc.Args) == 1:
-			if n, ok := s.intConst(oc.Args[0]); !ok || n != 0 {
+			n, ok := s.intConst(oc.Args[0])
+			if ok && n == 1 {
+				return nil // one try: not a retry site
+			}
+			if !ok || n != 0 {
 				maxTries = true
 			}
 		case is(ofn, backoffV5, "", "WithMaxElapsedTime") && len(oc.Args) == 1:

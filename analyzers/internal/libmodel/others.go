@@ -105,8 +105,12 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		case "WithMaxRetries", "WithMaxAttempts":
 			unbounded = nil
 			if len(cc.Args) == 1 {
-				if n, ok := s.intConst(cc.Args[0]); ok && n == -1 {
+				n, ok := s.intConst(cc.Args[0])
+				if ok && n == -1 {
 					unbounded = cc
+				}
+				if ok && (cfn.Name() == "WithMaxRetries" && n == 0 || cfn.Name() == "WithMaxAttempts" && n == 1) {
+					return nil // no retries: not a retry site
 				}
 			}
 		}

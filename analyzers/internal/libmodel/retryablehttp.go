@@ -100,6 +100,11 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		}
 		cl = s.rhClient(sel.X, call)
 	}
+	if cl.retryMax != nil {
+		if n, ok := s.intConst(cl.retryMax); ok && n <= 0 {
+			return nil // RetryMax 0: no retries, not a retry site
+		}
+	}
 	b := newSite(call)
 	if !cl.known {
 		return b.site

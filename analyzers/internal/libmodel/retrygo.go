@@ -60,6 +60,9 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		case "Attempts":
 			if len(oc.Args) == 1 {
 				n, known := s.intConst(oc.Args[0])
+				if known && n == 1 {
+					return nil // one attempt: not a retry site
+				}
 				attempts = !known || n != 0
 				attemptsAt = oc
 			}
@@ -153,6 +156,9 @@ func goRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 				jitter = true
 			case "WithMaxRetries":
 				bounded = true
+				if len(bc.Args) == 2 && s.isZero(bc.Args[0]) {
+					return nil // no retries: not a retry site
+				}
 			case "WithMaxDuration":
 				bounded, maxDuration = true, true
 			case "BackoffFunc":
@@ -180,6 +186,9 @@ func goRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	case fixed && !jitter:
 		b.add(issue(Sleep, CatFixedDelay, base, "retry."+calleeName(s, base)+" waits the same delay between attempts: "+consFixed))
 	}
+	if body := s.funcBody(call.Args[2]); body != nil && !s.mentions(body, goRetry, "RetryableError") {
+		return nil // only errors wrapped in RetryableError are retried
+	}
 	ctx, _ := s.context(call.Args[0])
 	if !bounded && ctx != ctxOther && ctx != ctxUnknown {
 		b.add(issue(Budget, CatUnbounded, base, "retry."+name+" with no WithMaxRetries and no WithMaxDuration has no bound: "+consUnbounded))
@@ -198,4 +207,18 @@ func calleeName(s *scope, n ast.Node) string {
 		}
 	}
 	return "Do"
+}
+
+// mentions reports whether the code refers to pkgPath.name.
+func (s *scope) mentions(n ast.Node, pkgPath, name string) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			if o := s.env.Info.Uses[id]; o != nil && o.Pkg() != nil && o.Pkg().Path() == pkgPath {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -26,3 +26,8 @@ func optionValue(ctx context.Context, delay retry.DelayTypeFunc) error {
 func configured(ctx context.Context, n uint) error {
 	return retry.Do(remote.Local, retry.Attempts(n), retry.Context(ctx))
 }
+
+// One attempt: no retries.
+func once() error {
+	return retry.Do(remote.Local, retry.Attempts(1), retry.DelayType(retry.BackOffDelay))
+}

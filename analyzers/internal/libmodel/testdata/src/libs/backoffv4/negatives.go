@@ -84,3 +84,8 @@ func escapes(ctx context.Context, tune func(*backoff.ExponentialBackOff)) error 
 	tune(&b)
 	return backoff.Retry(remote.Local, backoff.WithContext(&b, ctx))
 }
+
+// No retries at all.
+func zeroRetries(ctx context.Context) error {
+	return backoff.Retry(remote.Local, backoff.WithMaxRetries(&backoff.ZeroBackOff{}, 0))
+}

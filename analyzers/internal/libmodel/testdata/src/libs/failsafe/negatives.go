@@ -21,3 +21,8 @@ func delayFunc() error {
 func executor(ex failsafe.Executor[any]) error {
 	return ex.Run(remote.Local)
 }
+
+// No retries at all.
+func noRetries() error {
+	return failsafe.With(retrypolicy.NewBuilder[any]().WithMaxRetries(0).Build()).Run(remote.Local)
+}

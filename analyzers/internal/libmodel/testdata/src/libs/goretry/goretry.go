@@ -10,7 +10,7 @@ import (
 	"libs/remote"
 )
 
-func op(ctx context.Context) error { return remote.Local() }
+func op(ctx context.Context) error { return retry.RetryableError(remote.Local()) }
 
 func get(ctx context.Context) error {
 	_, err := http.Get("http://example.com")

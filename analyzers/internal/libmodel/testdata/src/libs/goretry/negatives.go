@@ -26,3 +26,15 @@ type worker struct{ ctx context.Context }
 func (w *worker) run() error {
 	return retry.Do(w.ctx, retry.WithFullJitter(retry.NewExponential(time.Second)), op)
 }
+
+// An operation that never wraps its error in RetryableError never retries.
+func neverRetryable() error {
+	return retry.Fibonacci(context.Background(), time.Second, func(ctx context.Context) error {
+		return nil
+	})
+}
+
+// No retries at all.
+func zeroRetries(ctx context.Context) error {
+	return retry.Do(ctx, retry.WithMaxRetries(0, retry.NewConstant(time.Second)), op)
+}

@@ -100,3 +100,11 @@ func twoRequests(ctx context.Context, other *retryablehttp.Request) error {
 	_, err := client.Post("http://example.com", "text/plain", nil) // want `retryidempotency: POST request re-sent by retryablehttp without an idempotency key header`
 	return err
 }
+
+// RetryMax 0: no retries.
+func noRetries(ctx context.Context) error {
+	client := retryablehttp.NewClient()
+	client.RetryMax = 0
+	_, err := client.Post("http://example.com", "text/plain", nil)
+	return err
+}
