@@ -204,6 +204,7 @@ type GuardStats struct {
 	ShedExpired      uint64
 	ShedQueueTimeout uint64
 	ShedCanceled     uint64
+	ShedRetries      uint64 // retries among the shed, whatever the reason
 
 	Running  int // requests holding a slot now
 	QueueLen int // requests waiting now
@@ -244,6 +245,8 @@ func (s GuardStats) String() string {
 		b.WriteByte('=')
 		b.WriteString(strconv.FormatUint(r.n, 10))
 	}
+	b.WriteString(" shed_retries=")
+	b.WriteString(strconv.FormatUint(s.ShedRetries, 10))
 	b.WriteString(" retry_ratio=")
 	b.WriteString(strconv.FormatFloat(s.RetryRatio(), 'f', 3, 64))
 	return b.String()
@@ -511,6 +514,9 @@ func (a *Admission) unqueueLocked(t *Ticket) {
 
 func (a *Admission) shedLocked(t *Ticket, r ShedReason) {
 	t.status, t.reason = TicketShed, r
+	if t.Retry {
+		a.stats.ShedRetries++
+	}
 	switch r {
 	case ShedQueueFull:
 		a.stats.ShedQueueFull++
