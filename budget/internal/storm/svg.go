@@ -31,7 +31,7 @@ var fallback = []style{{"#7f7f7f", ""}, {"#e377c2", "6,3"}, {"#000000", "1,3"}}
 // that carries each policy's recovery time.
 func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 	const (
-		width, height = 1100, 820
+		width, height = 1180, 820
 		left, right   = 80, 760 // plot x range
 		top1, bot1    = 70, 420 // load panel
 		top2, bot2    = 500, 740
@@ -52,8 +52,25 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 	}
 	yMax1, yStep1 := niceScale(maxLoad * 1.05)
 	y1 := func(v float64) float64 { return bot1 - (bot1-top1)*v/yMax1 }
-	const yMax2 = 1.2
-	y2 := func(v float64) float64 { return bot2 - (bot2-top2)*math.Min(v, yMax2)/yMax2 }
+	perSec := int(time.Second / cfg.Step)
+	base := cfg.Demand()
+	goodput := make([][]float64, len(rs))
+	maxGood := 1.0
+	for i, r := range rs {
+		okWin := 0
+		goodput[i] = make([]float64, len(r.Series))
+		for j, b := range r.Series {
+			okWin += b.CallsOK
+			if j >= perSec {
+				okWin -= r.Series[j-perSec].CallsOK
+			}
+			span := float64(min(j+1, perSec)) * cfg.Step.Seconds()
+			goodput[i][j] = float64(okWin) / (base * span)
+			maxGood = math.Max(maxGood, goodput[i][j])
+		}
+	}
+	yMax2, yStep2 := niceScale(maxGood * 1.05)
+	y2 := func(v float64) float64 { return bot2 - (bot2-top2)*v/yMax2 }
 
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="13">`+"\n", width, height, width, height)
 	p(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
@@ -94,11 +111,9 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 			v     float64
 			label string
 		}{{1, "base demand (1×)"}, {cfg.Capacity() / cfg.Demand(), fmt.Sprintf("server capacity (%.2f×)", cfg.Capacity()/cfg.Demand())}})
-	panel(top2, bot2, yMax2, 0.2, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
+	panel(top2, bot2, yMax2, yStep2, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) },
 		"goodput: successful calls ÷ base demand (1 s)", nil)
 
-	perSec := int(time.Second / cfg.Step)
-	base := cfg.Demand()
 	same := sameAs(rs)
 	for i, r := range rs {
 		st, ok := styles[r.Name]
@@ -110,32 +125,27 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 			dash = fmt.Sprintf(` stroke-dasharray="%s"`, st.dash)
 		}
 		var pts1, pts2 strings.Builder
-		okWin := 0
 		for j, b := range r.Series {
-			okWin += b.CallsOK
-			if j >= perSec {
-				okWin -= r.Series[j-perSec].CallsOK
-			}
-			span := float64(min(j+1, perSec)) * cfg.Step.Seconds()
 			t := (b.At + cfg.Step).Seconds()
 			fmt.Fprintf(&pts1, "%.1f,%.1f ", xOf(t), y1(b.Load))
-			fmt.Fprintf(&pts2, "%.1f,%.1f ", xOf(t), y2(float64(okWin)/(base*span)))
+			fmt.Fprintf(&pts2, "%.1f,%.1f ", xOf(t), y2(goodput[i][j]))
 		}
 		p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts1.String(), esc(r.Name))
 		p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts2.String(), esc(r.Name))
 
 		ly := float64(top1) + 10 + float64(i)*62
 		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="3"%s/>`+"\n", legendX, ly, legendX+36, ly, st.color, dash)
-		p(`<text x="%d" y="%.1f" font-weight="bold">%s</text>`+"\n", legendX+44, ly+4, esc(r.Name))
+		name := esc(r.Name)
+		if s, ok := same[r.Name]; ok {
+			name += ` <tspan font-weight="normal" fill="#444">(same as ` + esc(s) + `)</tspan>`
+		}
+		p(`<text x="%d" y="%.1f" font-weight="bold">%s</text>`+"\n", legendX+44, ly+4, name)
 		p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", legendX+44, ly+20, esc(r.Description))
 		rec := "latched: not recovered"
 		if r.RecoverySeconds != nil {
 			rec = fmt.Sprintf("recovers %.1f s after the stall", *r.RecoverySeconds)
 		}
 		line := fmt.Sprintf("peak %.2f×, %s", r.PeakAmplification, rec)
-		if s, ok := same[r.Name]; ok {
-			line += " (same as " + s + ")"
-		}
 		p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", legendX+44, ly+36, esc(line))
 	}
 	p(`<text x="%d" y="%d" fill="#444" font-size="12">Recovered: load ≤ %.1f× and ≥ %.0f%% of calls succeeding from then on. Shaded: the stall (%s–%s s).</text>`+"\n",
