@@ -12,39 +12,6 @@ import (
 	"time"
 )
 
-// Server-side guard (load shedding and admission control).
-//
-// A retry budget caps what the clients you own emit; it does nothing for a
-// storm coming from clients you do not own. Guard is the server's own
-// defence, an http.Handler middleware that:
-//
-//   - runs at most MaxConcurrent requests at once and parks the excess in a
-//     bounded queue (MaxQueue entries, at most MaxQueueWait each), so a
-//     burst is absorbed briefly and never piles up unbounded work;
-//   - serves the queue newest first (LIFO), first tries before retries: a
-//     fresh first try is the request whose caller is most likely still
-//     waiting, a retry is extra load, and the oldest entry is the one whose
-//     caller most likely gave up already. When the queue is full the oldest
-//     retry (else the oldest first try) is shed to make room;
-//   - drops, without running it, a request whose propagated deadline (the
-//     TimeoutHeader, remaining milliseconds measured from arrival) has
-//     passed: the work for a caller that has given up is exactly what turns
-//     a two-second stall into a latched outage;
-//   - admits retries (AttemptHeader > 0) only while they stay under
-//     RetryRatio of the first tries seen over a sliding window (default
-//     20%, plus MinRetryRate per second), a server-side retry budget;
-//   - answers every request it sheds at once with ShedStatus (503 by
-//     default) and a jittered Retry-After, so shed callers neither hang nor
-//     come back in lockstep.
-//
-// The headers are hints from the caller and are used for scheduling only:
-// they decide order and early drops, never authentication, never how long a
-// handler may run, and malformed values count as "first try, no deadline".
-//
-// The decisions live in Admission, a clock-free core that takes the time as
-// an argument; Guard drives it with the wall clock (or GuardConfig.Now) and
-// the retrystorm simulation drives the same code with a virtual clock.
-
 // Guard defaults.
 const (
 	DefaultGuardQueueWait    = 500 * time.Millisecond
@@ -559,10 +526,52 @@ func (a *Admission) windowLocked(now time.Time) (first, retries float64) {
 	return first, retries
 }
 
-// Guard is an http.Handler middleware that sheds load before it turns into
-// a queue of work nobody waits for; see the package section "Server-side
-// guard" above and GUARDRAILS.md. Create it with NewGuard and wrap handlers
-// with Wrap; one Guard's limits are shared by every handler it wraps.
+// Guard is server-side load shedding and admission control: an
+// http.Handler middleware (NewGuard, then Wrap) that keeps a service serving
+// fresh requests near its capacity while it is overloaded, instead of
+// working through a backlog for callers that have given up.
+//
+// A retry budget caps what the clients you own send; a circuit breaker stops
+// them calling a dependency that is down. Neither does anything for a storm
+// from clients you do not own, nor for the backlog a stall leaves behind:
+// that is the server's job, and Guard's. (GUARDRAILS.md compares the three
+// with the numbers of the retrystorm simulation.) A Guard
+//
+//   - runs at most MaxConcurrent requests at once and parks the excess in a
+//     bounded queue (MaxQueue entries, at most MaxQueueWait each), so a
+//     burst is absorbed briefly and work never piles up unbounded;
+//   - serves the queue newest first (LIFO), first tries before retries: a
+//     fresh first try is the request whose caller most likely still waits,
+//     a retry is extra load, and the oldest entry is the one whose caller
+//     most likely gave up. When the queue is full the oldest retry (else,
+//     for an arriving first try, the oldest first try) is shed to make room;
+//   - drops, without running it, a request whose propagated deadline (the
+//     TimeoutHeader, remaining milliseconds counted from arrival) has
+//     passed: work for a caller that has gone is what turns a two-second
+//     stall into a latched outage;
+//   - admits retries (AttemptHeader > 0) only while they stay under
+//     RetryRatio of the first tries that arrived over a sliding window
+//     (default 20% over 10 s, plus MinRetryRate per second): a server-side
+//     retry budget for clients without one. It applies whether or not a
+//     slot is free;
+//   - answers every request it sheds at once with ShedStatus (503 by
+//     default) and a jittered Retry-After (1–3 s by default), so shed
+//     callers neither hang nor come back in lockstep.
+//
+// The headers are hints any client can forge, used for scheduling only:
+// they decide order and early drops, never authorization and never how long
+// a handler may run (the handler's context is not given the caller's
+// deadline). Malformed values count as "first try, no deadline"; announced
+// deadlines beyond an hour count as an hour.
+//
+// Set MaxQueueWait below your callers' timeout, MaxConcurrent to what the
+// service can really do in parallel. The decisions are made by Admission, a
+// clock-free core that takes the time as an argument; Guard drives it with
+// GuardConfig.Now (the wall clock by default; waits use real timers) and
+// the retrystorm simulation drives the same code on a virtual clock.
+//
+// One Guard's limits are shared by every handler it wraps. Stats returns
+// its counters: admitted, queued, shed by reason, retry ratio.
 type Guard struct {
 	adm                          *Admission
 	now                          func() time.Time

@@ -554,3 +554,33 @@ func TestGuardOverload(t *testing.T) {
 		t.Errorf("admitted retry ratio %.2f, want held near the 0.2 cap", s.RetryRatio())
 	}
 }
+
+// The library's Transport and the Guard agree on the headers: a re-sent
+// request is counted as a retry, its deadline is propagated.
+func TestGuardWithTransport(t *testing.T) {
+	var calls atomic.Int32
+	var sawTimeout atomic.Bool
+	g := NewGuard(GuardConfig{MaxConcurrent: 4})
+	srv := httptest.NewServer(g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(TimeoutHeader) != "" {
+			sawTimeout.Store(true)
+		}
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusBadGateway) // fail the first try
+		}
+	})))
+	defer srv.Close()
+	c := &http.Client{Transport: &Transport{Base: srv.Client().Transport, Backoff: Backoff{Rand: func() float64 { return 0 }}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	s := g.Stats()
+	if resp.StatusCode != 200 || s.FirstTries != 1 || s.Retries != 1 || s.AdmittedRetries != 1 || !sawTimeout.Load() {
+		t.Fatalf("status %d, stats %v, deadline header seen %v", resp.StatusCode, s, sawTimeout.Load())
+	}
+}
