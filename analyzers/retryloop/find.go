@@ -179,7 +179,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// path that tested op's outcome and left, not by cancellation or abort.
 	successExits := func(op *ast.CallExpr) bool {
 		for _, p := range succ {
-			if p.out == outExit && !p.consult && !p.abort && p.observed[op] && p.decided {
+			if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() {
 				return true
 			}
 		}
@@ -202,8 +202,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			}
 			comesRound := false
 			withWait := false
+
 			for _, p := range ps {
-				if p.out == outNext && p.observed[op] {
+				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) {
 					comesRound = true
 					if len(p.waits) > 0 {
 						withWait = true

@@ -1,10 +1,13 @@
 package retryloop
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"sort"
+	"strings"
 )
 
 // The simulator walks a retry candidate's body twice over: once assuming
@@ -45,13 +48,23 @@ type path struct {
 	// by an operation's outcome and cleared by a later split on something
 	// else (if eof, if !ok): only an exit decided by the outcome is a
 	// success exit.
-	obs     int
-	decided bool
+	obs       int
+	statusObs bool // a failure status of the failing op was tested
+	decided   bool
+	decidedAt int
+	splits    []split   // blocks entered on splits not about the outcome
+	exitPos   token.Pos // where the path left
+}
+
+type split struct {
+	node ast.Node
+	at   int
 }
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, decided: p.decided}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos}
+	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
 	}
@@ -81,6 +94,7 @@ type sim struct {
 	self     *types.Func  // recursion mode: calling this is the next attempt
 	cond     ast.Expr     // loop condition, evaluated at the next attempt
 	budget   int          // remaining path budget
+	seq      int          // orders decisions and splits
 	overflow bool
 	seenFail bool // the failing op was reached on some path
 	// ambiguous is set when a failure-status walk meets a success-class
@@ -88,7 +102,51 @@ type sim struct {
 	ambiguous bool
 }
 
-const maxPaths = 512
+const maxPaths = 2048
+
+// dedupe merges paths in identical states: branches that converge again
+// need not be walked twice.
+func dedupe(ps []*path) []*path {
+	if len(ps) < 2 {
+		return ps
+	}
+	seen := make(map[string]bool, len(ps))
+	out := ps[:0]
+	for _, p := range ps {
+		k := p.key()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// key renders a path's state.
+func (p *path) key() string {
+	var parts []string
+	for o, v := range p.vals {
+		parts = append(parts, fmt.Sprintf("v%d=%d", o.Pos(), v))
+	}
+	for o, v := range p.status {
+		parts = append(parts, fmt.Sprintf("s%d=%t", o.Pos(), v))
+	}
+	for o, c := range p.tainted {
+		parts = append(parts, fmt.Sprintf("t%d=%d", o.Pos(), c.Pos()))
+	}
+	for c := range p.observed {
+		parts = append(parts, fmt.Sprintf("o%d", c.Pos()))
+	}
+	for _, w := range p.waits {
+		parts = append(parts, fmt.Sprintf("w%d", w.Pos()))
+	}
+	sort.Strings(parts)
+	for _, sp := range p.splits {
+		parts = append(parts, fmt.Sprintf("x%d@%d", sp.node.Pos(), sp.at))
+	}
+	return fmt.Sprintf("%d|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
+}
 
 // run walks stmts from a fresh path and returns the finished paths.
 func (s *sim) run(stmts []ast.Stmt) []*path {
@@ -104,7 +162,7 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 			}
 		}
 		if p.out == outNext && s.cond != nil && s.decide(s.cond, p) == No {
-			p.out = outExit
+			p.out, p.exitPos = outExit, s.cond.Pos()
 		}
 		done = append(done, p)
 	}
@@ -129,6 +187,7 @@ func (s *sim) block(stmts []ast.Stmt, in []*path, depth int) []*path {
 			return ps
 		}
 		next = append(next, s.stmt(st, running, depth)...)
+		next = dedupe(next)
 		if len(next) > s.budget {
 			s.overflow = true
 			next = next[:s.budget]
@@ -185,13 +244,14 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 			if s.self != nil && s.callsSelf(st) {
 				p.out = outNext
 			} else {
-				p.out = outExit
+				p.out, p.exitPos = outExit, st.Pos()
 			}
 		}
 		return ps
 	case *ast.BranchStmt:
 		for _, p := range ps {
 			p.out = s.branch(st, depth)
+			p.exitPos = st.Pos()
 		}
 		return ps
 	case *ast.IfStmt:
@@ -205,15 +265,24 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				continue
 			}
 			v := s.decide(st.Cond, p)
+			other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
 			if v != No {
 				q := p
 				if v == Unknown {
 					q = p.clone()
 				}
+				if other {
+					s.seq++
+					q.splits = append(q.splits, split{st.Body, s.seq})
+				}
 				out = append(out, s.block(st.Body.List, []*path{q}, depth)...)
 			}
 			if v != Yes {
 				if st.Else != nil {
+					if other {
+						s.seq++
+						p.splits = append(p.splits, split{st.Else, s.seq})
+					}
 					out = append(out, s.stmt(st.Else, []*path{p}, depth)...)
 				} else {
 					out = append(out, p)
@@ -243,6 +312,8 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 			for _, cc := range st.Body.List {
 				comm := cc.(*ast.CommClause)
 				q := p.clone()
+				s.seq++
+				q.splits = append(q.splits, split{comm, s.seq}) // which case fires is not the op's outcome
 				if comm.Comm != nil {
 					s.comm(comm.Comm, st, q)
 				}
@@ -787,6 +858,7 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	}
 	codes := okCodes
 	if failing {
+		p.statusObs = true
 		codes = failCodes
 		if c < 408 {
 			s.ambiguous = true
@@ -846,11 +918,9 @@ func (s *sim) nonNilError(e ast.Expr) bool {
 func (s *sim) decide(cond ast.Expr, p *path) Tri {
 	before := p.obs
 	v := s.eval(cond, p)
-	switch {
-	case v != Unknown && p.obs > before:
-		p.decided = true
-	case v == Unknown && !s.mentionsOutcome(cond):
-		p.decided = false
+	if v != Unknown && p.obs > before {
+		s.seq++
+		p.decided, p.decidedAt = true, s.seq
 	}
 	return v
 }
@@ -871,4 +941,30 @@ func (s *sim) mentionsOutcome(cond ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// consultsIn reports whether cond checks a context (ctx.Err()).
+func (s *sim) consultsIn(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && s.w.consults(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// successDriven reports whether the path left because of the outcome it
+// tested, not inside a branch on something else taken since.
+func (p *path) successDriven() bool {
+	if !p.decided {
+		return false
+	}
+	for _, sp := range p.splits {
+		if sp.at > p.decidedAt && sp.node.Pos() <= p.exitPos && p.exitPos < sp.node.End() {
+			return false
+		}
+	}
+	return true
 }

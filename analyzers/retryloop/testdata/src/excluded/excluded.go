@@ -196,3 +196,22 @@ func bench(n int, url string, b interface{ Fatal(args ...any) }) {
 		res.Body.Close()
 	}
 }
+
+// Reading interim 1xx responses until the final one (net/http's
+// readLoop): the status is never tested as a failure.
+func interim(read func() (*http.Response, error), got func(int) error) (*http.Response, error) {
+	for {
+		resp, err := read()
+		if err != nil {
+			return nil, err
+		}
+		code := resp.StatusCode
+		if 100 <= code && code <= 199 {
+			if err := got(code); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return resp, nil
+	}
+}

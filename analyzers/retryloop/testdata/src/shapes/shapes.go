@@ -204,3 +204,22 @@ func serve(ctx context.Context, l interface {
 		go handle(c)
 	}
 }
+
+// A success branch with its own unrelated if before leaving (net/http's
+// Transport.roundTrip) still leaves on success.
+func nestedSuccess(ctx context.Context, c *http.Client, req *http.Request, trace func()) (*http.Response, error) {
+	for { // want `retry site: shape=bare bound=deadline delay=absent jitter=no ctx=unknown consulted remote`
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		default:
+		}
+		resp, err := c.Do(req)
+		if err == nil {
+			if trace != nil {
+				trace()
+			}
+			return resp, nil
+		}
+	}
+}
