@@ -157,14 +157,14 @@ func printTable(w io.Writer, cfg storm.Config, rs []storm.Result) {
 		cfg.Timeout, cfg.Attempts, cfg.StallFor, cfg.StallAt, cfg.Horizon, cfg.Seed)
 	fmt.Fprintf(w, "load = server arrivals over 1s / base demand; recovered = load <= %.1fx and >= %.0f%% of calls succeed from then on\n\n",
 		storm.HealthyLoad, storm.HealthySuccess*100)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tpeak load\tmean load\tstall+5s load\trecovery\tgoodput\tretries\twasted work\tshed\t\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "policy\tpeak load\tmean load\tstall+5s load\trecovery\tgoodput\tretries\twasted work\tshed")
 	for _, r := range rs {
 		rec := "latched"
 		if r.RecoverySeconds != nil {
 			rec = fmt.Sprintf("%.1fs", *r.RecoverySeconds)
 		}
-		fmt.Fprintf(tw, "%s\t%.2fx\t%.2fx\t%.2fx\t%s\t%.1f%%\t%d\t%.1f%%\t%d\t\t\n",
+		fmt.Fprintf(tw, "%s\t%.2fx\t%.2fx\t%.2fx\t%s\t%.1f%%\t%d\t%.1f%%\t%d\n",
 			r.Name, r.PeakAmplification, r.MeanAmplification, r.StallAmplification, rec, r.Goodput*100, r.Retries, r.WastedWork*100, r.Shed)
 	}
 	tw.Flush()

@@ -27,10 +27,16 @@
 // callers of one process share one Budget and one Breaker (as
 // budget.DefaultBudget and the Transport's per-host budget are shared).
 // Every attempt times out after Timeout; the caller then abandons it (the
-// server does not know). A call makes at most Attempts attempts; between
+// server does not know). A call has no overall deadline; it makes at most
+// Attempts attempts (3, the library's default, for every policy); between
 // attempts the policy's backoff applies, the budget is consulted after the
 // failure is recorded, the breaker before every attempt, and a Retry-After
-// pushback is honoured by clients that use the library.
+// pushback is honoured by clients that use the library. Clients that use
+// the library also send the retry-number and remaining-deadline headers the
+// Guard schedules by; naive clients send neither, so against them the
+// shedding server has only its concurrency limit, its short newest-first
+// queue and its bounded queue wait. A refusal or a shed costs the server
+// nothing in the model.
 //
 // Measures, from server arrivals and call outcomes in Step-wide bins:
 // load amplification is the arrivals over the trailing second divided by
@@ -165,8 +171,8 @@ func (c Config) Validate() error {
 	if c.Horizon/c.Step > 1_000_000 {
 		return bad("step", c.Step, "at most a millionth of the horizon")
 	}
-	if c.Demand()*c.Horizon.Seconds() > 50_000_000 {
-		return errors.New("storm: demand × horizon is over 50 million calls; shorten the horizon or the load")
+	if c.Demand()*c.Horizon.Seconds() > 10_000_000 {
+		return errors.New("storm: demand × horizon is over 10 million calls; shorten the horizon or lower the capacity")
 	}
 	if _, err := budget.NewBudget(c.MaxTokens, c.TokenRatio); err != nil {
 		return err
@@ -219,14 +225,13 @@ func PolicyByName(name string) (Policy, bool) {
 
 // Bin is one Step of the series.
 type Bin struct {
-	At         time.Duration // start of the bin
-	Arrivals   int           // requests that reached the server (every attempt)
-	Load       float64       // arrivals over the trailing second ÷ base demand of a second
-	CallsOK    int           // calls that ended in success in this bin
-	CallsFail  int           // calls that ended in failure in this bin
-	Wasted     int           // requests finished for a caller that had gone
-	Shed       int           // requests refused or shed by the server
-	QueueDelay time.Duration // wait of the last request that started service in the bin
+	At        time.Duration // start of the bin
+	Arrivals  int           // requests that reached the server (every attempt)
+	Load      float64       // arrivals over the trailing second ÷ base demand of a second
+	CallsOK   int           // calls that ended in success in this bin
+	CallsFail int           // calls that ended in failure in this bin
+	Wasted    int           // requests finished for a caller that had gone
+	Shed      int           // requests refused or shed by the server
 }
 
 // Result is the outcome of one policy.
@@ -311,12 +316,10 @@ type call struct {
 }
 
 type request struct {
-	c        *call
-	sent     time.Duration
-	gone     bool // the caller stopped waiting (timeout) or got its answer
-	ticket   *budget.Ticket
-	started  time.Duration
-	finished bool
+	c      *call
+	sent   time.Duration
+	gone   bool // the caller stopped waiting (timeout) or got its answer
+	ticket *budget.Ticket
 }
 
 type sim struct {
@@ -612,9 +615,8 @@ func (s *sim) arrive(r *request) {
 		}
 		t, evicted := s.adm.Arrive(s.t(), retry, deadline, r)
 		r.ticket = t
-		if evicted != nil {
-			s.refuse(evicted.Value.(*request))
-		}
+		// Act on r's own decision first: answering the evicted request may
+		// make its caller retry at once, and that arrival may move r.
 		switch st, _ := t.Status(); st {
 		case budget.TicketRunning:
 			s.start(r)
@@ -622,6 +624,9 @@ func (s *sim) arrive(r *request) {
 			s.push(s.adm.WaitLimit(t).Sub(epoch), evWaitLimit, nil, r)
 		default:
 			s.refuse(r)
+		}
+		if evicted != nil {
+			s.refuse(evicted.Value.(*request))
 		}
 		return
 	}
@@ -653,10 +658,6 @@ func (s *sim) refuse(r *request) {
 }
 
 func (s *sim) start(r *request) {
-	r.started = s.now
-	if b := s.bin(); b != nil {
-		b.QueueDelay = s.now - r.sent
-	}
 	work := time.Duration(s.svcRNG.ExpFloat64() * float64(s.cfg.ServiceTime))
 	s.push(s.stallAdjusted(s.now, work), evFinish, nil, r)
 }
@@ -676,7 +677,6 @@ func (s *sim) stallAdjusted(start, work time.Duration) time.Duration {
 }
 
 func (s *sim) finish(r *request) {
-	r.finished = true
 	s.served++
 	if r.gone {
 		s.wasted++
