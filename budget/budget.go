@@ -3,6 +3,7 @@ package budget
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sync/atomic"
 )
 
@@ -59,20 +60,44 @@ var DefaultBudget = new(Budget)
 //
 // A Budget is safe for concurrent use by any number of goroutines. It holds
 // integer milli-tokens updated with atomic compare-and-swap, takes no lock
-// and allocates nothing. A Budget must not be copied after first use.
+// and allocates nothing; a success on a full bucket and a failure on an empty
+// one only read the token word, and the counters are striped across cache
+// lines, so concurrent callers rarely contend. A Budget must not be copied
+// after first use.
 type Budget struct {
 	// spent is how many milli-tokens are missing from a full bucket, so that
 	// the zero value is a full bucket whatever its size.
 	spent atomic.Int64
-	_     [56]byte // keep the hot token word off the counters' cache line
+	_     [cacheLine - 8]byte // keep the token word off the counters' lines
 
 	maxMilli   int64 // 0 means DefaultMaxTokens
 	ratioMilli int64 // 0 means DefaultTokenRatio
+	_          [cacheLine - 16]byte
 
-	requests atomic.Uint64
-	failures atomic.Uint64
-	allowed  atomic.Uint64
-	denied   atomic.Uint64
+	// The counters are striped so that concurrent callers mostly write to
+	// different cache lines; Stats sums the stripes.
+	stripes [stripes]counterStripe
+}
+
+// cacheLine is the size the hot fields are padded to.
+const cacheLine = 64
+
+// stripes is how many counter stripes a Budget has: a power of two.
+const stripes = 8
+
+type counterStripe struct {
+	successes atomic.Uint64
+	failures  atomic.Uint64
+	allowed   atomic.Uint64
+	denied    atomic.Uint64
+	_         [cacheLine - 32]byte
+}
+
+// stripe returns a counter stripe picked at random. math/rand/v2's global
+// source is per-thread in the runtime, so the pick takes no lock and two
+// goroutines running at once usually land on different stripes.
+func (b *Budget) stripe() *counterStripe {
+	return &b.stripes[rand.Uint32()&(stripes-1)]
 }
 
 // NewBudget returns a full Budget holding maxTokens tokens, to which every
@@ -134,20 +159,20 @@ func (b *Budget) ratio() int64 {
 //
 // Allow is lock-free and does not allocate.
 func (b *Budget) Allow() bool {
-	max := b.max()
+	full := b.max()
 	// tokens > max/2, in integers without rounding: 2*(max-spent) > max.
-	if 2*(max-b.spent.Load()) > max {
-		b.allowed.Add(1)
+	if 2*(full-b.spent.Load()) > full {
+		b.stripe().allowed.Add(1)
 		return true
 	}
-	b.denied.Add(1)
+	b.stripe().denied.Add(1)
 	return false
 }
 
 // RecordSuccess reports a successful attempt: the bucket gains tokenRatio
 // tokens, up to maxTokens. It is lock-free and does not allocate.
 func (b *Budget) RecordSuccess() {
-	b.requests.Add(1)
+	b.stripe().successes.Add(1)
 	r := b.ratio()
 	for {
 		s := b.spent.Load()
@@ -167,21 +192,20 @@ func (b *Budget) RecordSuccess() {
 // RecordFailure reports a failed attempt: the bucket loses one token, down to
 // zero. It is lock-free and does not allocate.
 func (b *Budget) RecordFailure() {
-	b.requests.Add(1)
-	b.failures.Add(1)
+	b.stripe().failures.Add(1)
 	b.take()
 }
 
 func (b *Budget) take() {
-	max := b.max()
+	full := b.max()
 	for {
 		s := b.spent.Load()
-		if s >= max {
+		if s >= full {
 			return // empty: nothing to write
 		}
 		n := s + milli
-		if n > max {
-			n = max
+		if n > full {
+			n = full
 		}
 		if b.spent.CompareAndSwap(s, n) {
 			return
@@ -200,8 +224,7 @@ func (b *Budget) Record(err error) {
 		return
 	}
 	if isPermanent(err) {
-		b.requests.Add(1)
-		b.failures.Add(1)
+		b.stripe().failures.Add(1)
 		return
 	}
 	b.RecordFailure()
@@ -219,16 +242,19 @@ func (b *Budget) MaxTokens() float64 { return float64(b.max()) / milli }
 // TokenRatio returns what each success gives back.
 func (b *Budget) TokenRatio() float64 { return float64(b.ratio()) / milli }
 
-// Stats returns the counters. Each counter is read atomically, but they are
-// not read together, so under concurrent use they may be a few events apart
-// from each other.
+// Stats returns the counters. Each is read atomically, but not all at once,
+// so under concurrent use they may be a few events apart from each other.
 func (b *Budget) Stats() Stats {
-	return Stats{
-		Requests:       b.requests.Load(),
-		Failures:       b.failures.Load(),
-		RetriesAllowed: b.allowed.Load(),
-		RetriesDenied:  b.denied.Load(),
+	var s Stats
+	for i := range b.stripes {
+		c := &b.stripes[i]
+		f := c.failures.Load()
+		s.Requests += c.successes.Load() + f
+		s.Failures += f
+		s.RetriesAllowed += c.allowed.Load()
+		s.RetriesDenied += c.denied.Load()
 	}
+	return s
 }
 
 // Stats are the counters of a Budget or RatioBudget since it was created.

@@ -15,6 +15,9 @@ import (
 	"time"
 )
 
+// testTimeout bounds every test client, so that a bug cannot hang the suite.
+const testTimeout = 2 * time.Minute
+
 // received is what the test server saw of one request.
 type received struct {
 	method string
@@ -103,7 +106,7 @@ func TestTransportRetriesIdempotentMethods(t *testing.T) {
 	for _, method := range []string{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"} {
 		srv := newServer(t, failFirst(2, http.StatusServiceUnavailable))
 		tr := &Transport{Backoff: quick}
-		client := &http.Client{Transport: tr}
+		client := &http.Client{Transport: tr, Timeout: testTimeout}
 		resp, err := client.Do(newRequest(t, context.Background(), method, srv.URL, ""))
 		if err != nil {
 			t.Fatalf("%s: %v", method, err)
@@ -124,8 +127,9 @@ func TestTransportRetriesIdempotentMethods(t *testing.T) {
 			if h := r.header.Get(AttemptHeader); h != want {
 				t.Errorf("%s: request %d %s = %q, want %q", method, i+1, AttemptHeader, h, want)
 			}
-			if h := r.header.Get(TimeoutHeader); h != "" {
-				t.Errorf("%s: %s = %q sent without a deadline", method, TimeoutHeader, h)
+			// http.Client.Timeout is a deadline the header passes on.
+			if ms, err := strconv.Atoi(r.header.Get(TimeoutHeader)); err != nil || ms <= 0 || ms > int(testTimeout/time.Millisecond) {
+				t.Errorf("%s: %s = %q, want the client's remaining time", method, TimeoutHeader, r.header.Get(TimeoutHeader))
 			}
 		}
 		host := strings.TrimPrefix(srv.URL, "http://")
@@ -147,7 +151,7 @@ func TestTransportNeverDuplicatesWritesWithoutKey(t *testing.T) {
 	for name, h := range handlers {
 		for _, method := range []string{"POST", "PATCH", "LOCK"} {
 			srv := newServer(t, h)
-			client := &http.Client{Transport: &Transport{Backoff: quick, Attempts: 10}}
+			client := &http.Client{Transport: &Transport{Backoff: quick, Attempts: 10}, Timeout: testTimeout}
 			resp, err := client.Do(newRequest(t, context.Background(), method, srv.URL, "charge=1"))
 			if err == nil {
 				readBody(t, resp)
@@ -176,7 +180,7 @@ func TestTransportRetriesWritesWithKey(t *testing.T) {
 			if header == "X-Request-Id" {
 				tr.KeyHeader = header
 			}
-			client := &http.Client{Transport: tr}
+			client := &http.Client{Transport: tr, Timeout: testTimeout}
 			req := newRequest(t, context.Background(), "POST", srv.URL, `{"amount":10}`, header, "key-123")
 			resp, err := client.Do(req)
 			if err != nil {
@@ -205,7 +209,7 @@ var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-
 
 func TestTransportMintKeys(t *testing.T) {
 	srv := newServer(t, failFirst(2, http.StatusServiceUnavailable))
-	client := &http.Client{Transport: &Transport{Backoff: quick, MintKeys: true}}
+	client := &http.Client{Transport: &Transport{Backoff: quick, MintKeys: true}, Timeout: testTimeout}
 	req := newRequest(t, context.Background(), "PATCH", srv.URL, "x=1")
 	resp, err := client.Do(req)
 	if err != nil {
@@ -245,7 +249,7 @@ type onceReader struct{ io.Reader }
 
 func TestTransportRefusesBodyItCannotRewind(t *testing.T) {
 	srv := newServer(t, failFirst(100, http.StatusServiceUnavailable))
-	client := &http.Client{Transport: &Transport{Backoff: quick}}
+	client := &http.Client{Transport: &Transport{Backoff: quick}, Timeout: testTimeout}
 	req, err := http.NewRequest("PUT", srv.URL, onceReader{strings.NewReader("data")})
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +281,7 @@ func TestTransportRetryAfterClamped(t *testing.T) {
 				}
 				io.WriteString(w, "ok")
 			})
-			client := &http.Client{Transport: &Transport{Backoff: quick, MaxRetryAfter: 50 * time.Millisecond}}
+			client := &http.Client{Transport: &Transport{Backoff: quick, MaxRetryAfter: 50 * time.Millisecond}, Timeout: testTimeout}
 			start := time.Now()
 			resp, err := client.Do(newRequest(t, context.Background(), "GET", srv.URL, ""))
 			if err != nil {
@@ -307,7 +311,7 @@ func TestTransportRetryAfterHonoured(t *testing.T) {
 		}
 		io.WriteString(w, "ok")
 	})
-	client := &http.Client{Transport: &Transport{Backoff: quick}}
+	client := &http.Client{Transport: &Transport{Backoff: quick}, Timeout: testTimeout}
 	resp, err := client.Do(newRequest(t, context.Background(), "GET", srv.URL, ""))
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +335,7 @@ func TestTransportRetryAfterIgnoredOnOtherStatus(t *testing.T) {
 		}
 		io.WriteString(w, "ok")
 	})
-	client := &http.Client{Transport: &Transport{Backoff: quick}}
+	client := &http.Client{Transport: &Transport{Backoff: quick}, Timeout: testTimeout}
 	start := time.Now()
 	resp, err := client.Do(newRequest(t, context.Background(), "GET", srv.URL, ""))
 	if err != nil {
@@ -391,7 +395,8 @@ func TestTransportCancelStopsRetries(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // let the client start its wait
 		cancel()
 	}()
-	client := &http.Client{Transport: &Transport{Backoff: Backoff{Base: time.Hour, Cap: time.Hour, Jitter: NoJitter}}}
+	// The wait (1m) fits in the client's deadline (2m), so it is started.
+	client := &http.Client{Transport: &Transport{Backoff: Backoff{Base: time.Minute, Cap: time.Minute, Jitter: NoJitter}}, Timeout: testTimeout}
 	start := time.Now()
 	resp, err := client.Do(newRequest(t, ctx, "GET", srv.URL, ""))
 	if err == nil {
@@ -414,7 +419,7 @@ func TestTransportDeadline(t *testing.T) {
 	srv := newServer(t, failFirst(100, http.StatusServiceUnavailable))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client := &http.Client{Transport: &Transport{Backoff: Backoff{Base: time.Minute, Cap: time.Minute, Jitter: NoJitter}}}
+	client := &http.Client{Transport: &Transport{Backoff: Backoff{Base: time.Minute, Cap: time.Minute, Jitter: NoJitter}}, Timeout: testTimeout}
 	start := time.Now()
 	resp, err := client.Do(newRequest(t, ctx, "GET", srv.URL, ""))
 	if err != nil {
@@ -446,7 +451,7 @@ func TestTransportStalledServer(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	client := &http.Client{Transport: &Transport{Backoff: quick}}
+	client := &http.Client{Transport: &Transport{Backoff: quick}, Timeout: testTimeout}
 	start := time.Now()
 	resp, err := client.Do(newRequest(t, ctx, "GET", srv.URL, ""))
 	if err == nil {
@@ -474,7 +479,7 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		a.RecordFailure() // host A's budget is spent
 	}
-	client := &http.Client{Transport: tr}
+	client := &http.Client{Transport: tr, Timeout: testTimeout}
 	resp, err := client.Do(newRequest(t, context.Background(), "GET", srvA.URL, ""))
 	if err != nil {
 		t.Fatal(err)
@@ -680,6 +685,11 @@ func TestTransportTransportErrorReturned(t *testing.T) {
 	resp, err := tr.RoundTrip(newRequest(t, context.Background(), "GET", "http://example.test/", ""))
 	if resp != nil || err != errNet || len(rt.reqs) != 3 {
 		t.Fatalf("RoundTrip = %v, %v after %d attempts; want the error after 3", resp, err, len(rt.reqs))
+	}
+	for _, r := range rt.reqs {
+		if h := r.Header.Get(TimeoutHeader); h != "" {
+			t.Fatalf("%s = %q sent without a deadline", TimeoutHeader, h)
+		}
 	}
 	if s := tr.LimiterFor("example.test").(*Budget).Stats(); s.Failures != 3 {
 		t.Fatalf("Stats = %+v", s)
