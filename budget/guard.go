@@ -326,12 +326,14 @@ func (a *Admission) Arrive(now time.Time, retry bool, deadline time.Time, value 
 			a.shedLocked(t, ShedRetryBudget)
 			return t, nil
 		}
-		s.retries++
 	} else {
 		s.first++
 	}
 	if a.running < a.maxConc {
 		a.runLocked(t)
+		if retry {
+			s.retries++
+		}
 		return t, nil
 	}
 	if a.first.Len()+a.retries.Len() >= a.maxQueue {
@@ -355,6 +357,7 @@ func (a *Admission) Arrive(now time.Time, retry bool, deadline time.Time, value 
 	t.status = TicketQueued
 	a.stats.Queued++
 	if retry {
+		s.retries++ // spends the retry allowance even if it never gets a slot
 		t.elem = a.retries.PushBack(t)
 	} else {
 		t.elem = a.first.PushBack(t)
