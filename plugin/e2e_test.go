@@ -28,6 +28,9 @@ var analyzerNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryi
 // golangci returns the path of the golangci-lint binary under test.
 func golangci(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the golangci-lint end-to-end tests")
+	}
 	bin := os.Getenv("RETRYLINT_GOLANGCI_BIN")
 	if bin == "" {
 		const how = "RETRYLINT_GOLANGCI_BIN is not set; run .ci/golangci.sh test (it builds golangci-lint with the plugin, minutes cold, seconds warm), or RETRYLINT_GOLANGCI_BIN=$(.ci/golangci.sh) go test ./plugin"

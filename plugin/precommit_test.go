@@ -19,6 +19,9 @@ import (
 // precommit returns the path of pre-commit.
 func precommit(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the pre-commit end-to-end tests")
+	}
 	bin, err := exec.LookPath("pre-commit")
 	if err != nil {
 		const how = "pre-commit is not on PATH; run .ci/precommit.sh test (it installs the Debian package)"
