@@ -24,7 +24,7 @@ func guardWantStatus(t *testing.T, tk *Ticket, st TicketStatus, r ShedReason) {
 	t.Helper()
 	gs, gr := guardStatus(t, tk)
 	if gs != st || gr != r {
-		t.Fatalf("ticket %v: guardStatus %d/%v, want %d/%v", tk.Value, gs, gr, st, r)
+		t.Fatalf("ticket %v: status %d/%v, want %d/%v", tk.Value, gs, gr, st, r)
 	}
 }
 
@@ -253,7 +253,7 @@ func guardGet(t *testing.T, c *http.Client, url string, hdr map[string]string) *
 func guardWantShed(t *testing.T, resp *http.Response) {
 	t.Helper()
 	if resp.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("guardStatus %d, want 503", resp.StatusCode)
+		t.Fatalf("status %d, want 503", resp.StatusCode)
 	}
 	if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err != nil || n < 1 {
 		t.Fatalf("Retry-After %q, want whole seconds >= 1", resp.Header.Get("Retry-After"))
@@ -280,9 +280,19 @@ func TestGuardExpiredNeverReachHandler(t *testing.T) {
 	if ran.Load() != 0 {
 		t.Fatalf("handler ran %d times for expired requests", ran.Load())
 	}
-	// Malformed hints are a first try without a deadline: it runs.
-	if resp := guardGet(t, c, srv.URL, map[string]string{TimeoutHeader: "soon", AttemptHeader: "x"}); resp.StatusCode != 200 {
-		t.Fatalf("malformed headers: guardStatus %d", resp.StatusCode)
+	// Malformed or absurd hints are a first try without (or with a capped)
+	// deadline: they run.
+	for _, h := range []map[string]string{
+		{TimeoutHeader: "soon", AttemptHeader: "x"},
+		{TimeoutHeader: "99999999999999999999999", AttemptHeader: "-3"},
+		{TimeoutHeader: "9223372036854775807"},
+	} {
+		if resp := guardGet(t, c, srv.URL, h); resp.StatusCode != 200 {
+			t.Fatalf("headers %v: status %d", h, resp.StatusCode)
+		}
+	}
+	if s := g.Stats(); s.Retries != 0 || s.FirstTries != 5 {
+		t.Fatalf("malformed attempt headers counted as retries: %v", s)
 	}
 	// Occupy the only slot, then queue a request whose deadline passes
 	// while it waits: it is answered at its deadline without running.
@@ -322,7 +332,7 @@ func TestGuardQueueWaitBoundedAndCanceled(t *testing.T) {
 	guardWaitFor(t, func() bool { return g.Stats().Running == 1 })
 	resp := guardGet(t, c, srv.URL, nil)
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("queue timeout: guardStatus %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+		t.Fatalf("queue timeout: status %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 	// A caller that goes away while queued frees its place.
 	g2 := NewGuard(GuardConfig{MaxConcurrent: 1, MaxQueue: 4, MaxQueueWait: time.Minute})
@@ -398,7 +408,7 @@ func TestGuardConcurrency(t *testing.T) {
 					}
 					shed.Add(1)
 				default:
-					t.Errorf("guardStatus %d", rec.Code)
+					t.Errorf("status %d", rec.Code)
 				}
 			}
 		}()
@@ -490,7 +500,7 @@ loop:
 // service keeps serving fresh first tries and sheds retries first.
 func TestGuardOverload(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real-time guardOverload test")
+		t.Skip("real-time overload test")
 	}
 	const (
 		slots   = 2
