@@ -506,7 +506,7 @@ func TestGuardOverload(t *testing.T) {
 		slots   = 2
 		work    = 20 * time.Millisecond
 		rate    = 130.0
-		d       = 2 * time.Second
+		d       = 2500 * time.Millisecond
 		timeout = 200 * time.Millisecond
 	)
 	scenario := func(guarded bool) (guardOverloadResult, int64, GuardStats) {
