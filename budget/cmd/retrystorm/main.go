@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	svg := fs.String("svg", "", "write a plot of load and goodput over time to this SVG file")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: retrystorm [flags]\n\nSimulates %s\n\nFlags:\n", "a retry storm (deterministic; see the package doc of internal/storm for the model).")
+		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -109,6 +109,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	printTable(stdout, cfg, results)
 	return 0
 }
+
+const usage = `usage: retrystorm [flags]
+
+Replays a retry storm on a virtual clock. Callers issue Poisson calls
+totalling -load x capacity; the server (-workers in parallel, -service mean
+time each, a FIFO of -queue) makes no progress for -stall from -stall-at and
+keeps working on requests whose callers gave up. Attempts time out after
+-timeout and each policy retries them with the real budget.Budget, Backoff and
+Breaker (callers in one of -pods processes share one of each); the shedding
+server is budget.Guard's admission core. Same flags and seed, same output.
+
+load      server arrivals over the trailing second / base demand
+goodput   successful calls from the stall's start to -horizon / base demand
+recovery  seconds from the stall's end until load <= 1.2x and >= 95% of calls
+          succeed for good (with at least 5 s of horizon left), else latched
+
+Flags:
+`
 
 func names() string {
 	var n []string
