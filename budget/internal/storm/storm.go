@@ -26,6 +26,8 @@
 // Load×capacity per second (the base demand), spread over Pods processes; the
 // callers of one process share one Budget and one Breaker (as
 // budget.DefaultBudget and the Transport's per-host budget are shared).
+// Calls are open-loop: a caller starts its next call whether or not the last
+// one has ended, so Clients matters only through that grouping.
 // Every attempt times out after Timeout; the caller then abandons it (the
 // server does not know). A call has no overall deadline; it makes at most
 // Attempts attempts (3, the library's default, for every policy); between
