@@ -19,8 +19,12 @@
 // (5 s of work by default, an accept backlog plus a worker-pool queue) and
 // refuses arrivals when it is full, at once. It cannot tell whether the
 // caller is still waiting: it works on every request it dequeued, including
-// the ones whose caller timed out long ago. During the stall (StallAt, for
-// StallFor) no work progresses; requests keep arriving and queueing.
+// the ones whose caller timed out long ago. A shedding server has the same
+// workers behind budget.Admission instead: MaxConcurrent = Workers, and the
+// GuardConfig defaults for the rest unless set (a queue as long as Workers,
+// 500 ms longest queue wait, retries held to 20% of first tries). During the
+// stall (StallAt, for StallFor) no work progresses; requests keep arriving,
+// queueing and, behind the guard, timing out of its queue.
 //
 // Clients: Clients callers issue calls as a Poisson stream totalling
 // Load×capacity per second (the base demand), spread over Pods processes; the
