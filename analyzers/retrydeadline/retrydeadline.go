@@ -33,6 +33,10 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	r := diag.New(pass, includeTests)
 	for _, s := range res.Sites {
+		if s.Shape == retryloop.ShapeLibrary {
+			r.ReportLibrary(s.LibraryIssues("retrydeadline"))
+			continue
+		}
 		if s.Ctx.Attempts == retryloop.DeadlineNone && !s.Ctx.AttemptTimeout && s.Bound != retryloop.BoundElapsed {
 			msg := "retry loop runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout"
 			if s.Ctx.BackgroundCall != nil {

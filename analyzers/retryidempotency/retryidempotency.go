@@ -34,6 +34,10 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	r := diag.New(pass, includeTests)
 	for _, s := range res.Sites {
+		if s.Shape == retryloop.ShapeLibrary {
+			r.ReportLibrary(s.LibraryIssues("retryidempotency"))
+			continue
+		}
 		if s.Consume {
 			continue // each message is a new operation
 		}

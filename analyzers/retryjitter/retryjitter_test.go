@@ -11,3 +11,9 @@ import (
 func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a", "clean")
 }
+
+// TestLibraries runs over a module requiring the real libraries (the
+// module cache must hold them: analysistest runs with GOPROXY=off).
+func TestLibraries(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData()+"/src/libs", retryjitter.Analyzer, "./...")
+}

@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
 // Result lists the retry sites of a package in source order.
@@ -192,10 +195,9 @@ type Site struct {
 	Requests []*Request
 	// Library is the retry library's import path for ShapeLibrary sites.
 	Library string
-	// Notes carries library-specific explanations keyed by check name
-	// ("budget", "jitter", "sleep", "idempotency", "deadline"); a library
-	// site reports a check only where its note is set.
-	Notes map[string]string
+	// LibIssues are the findings libmodel worded for a library site; a
+	// reporting analyzer reports those of its own check.
+	LibIssues []libmodel.Issue
 }
 
 // Delay returns the growth of the delay between attempts, combining every
@@ -221,4 +223,15 @@ func (s *Site) Jittered() bool {
 		}
 	}
 	return false
+}
+
+// LibraryIssues returns the library findings of one check, ready to report.
+func (s *Site) LibraryIssues(check string) []diag.LibIssue {
+	var out []diag.LibIssue
+	for _, is := range s.LibIssues {
+		if string(is.Check) == check {
+			out = append(out, diag.LibIssue{Pos: is.Pos, End: is.End, Category: is.Category, Message: is.Message, Related: is.Related, Fixes: is.Fixes})
+		}
+	}
+	return out
 }

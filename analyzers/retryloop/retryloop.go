@@ -24,6 +24,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
 // Analyzer finds and classifies retry sites; it reports nothing.
@@ -112,9 +114,19 @@ func run(pass *analysis.Pass) (any, error) {
 	w.computeFacts(fns)
 
 	res := &Result{}
+	env := w.libEnv()
 	for _, fs := range fns {
 		w.enter(fs)
 		res.Sites = append(res.Sites, w.findSites(fs)...)
+		res.Sites = append(res.Sites, w.librarySites(env, fs)...)
+	}
+	for _, f := range pass.Files {
+		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
+			res.Sites = append(res.Sites, &Site{
+				Shape: ShapeLibrary, Node: f, Pos: issues[0].Pos, End: issues[0].End, File: f,
+				Library: "google.golang.org/grpc", LibIssues: issues,
+			})
+		}
 	}
 	w.cur = nil
 	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
@@ -185,3 +197,48 @@ func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
 
 // ctx adapts the walker for the call classifiers.
 type ctx struct{ *walker }
+
+// libEnv gives libmodel the judgements only the model can make.
+func (w *walker) libEnv() *libmodel.Env {
+	return &libmodel.Env{
+		Info: w.info, Pkg: w.pass.Pkg, Fset: w.pass.Fset, Files: w.pass.Files,
+		Remote: func(op ast.Expr) bool {
+			found := false
+			ast.Inspect(op, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && w.isRemoteCall(c) {
+					found = true
+				}
+				return !found
+			})
+			if !found {
+				// A named function: its fact.
+				if id, ok := ast.Unparen(op).(*ast.Ident); ok {
+					if fn, ok := w.info.Uses[id].(*types.Func); ok {
+						if f := w.factOf(fn); f != nil && f.Remote {
+							found = true
+						}
+					}
+				}
+			}
+			return found
+		},
+		IsBudget:   w.isBudgetCall,
+		KeyHeaders: append(append([]string(nil), KeyHeaders...), w.opts.KeyHeaders...),
+	}
+}
+
+// librarySites turns libmodel's findings in fs into sites.
+func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
+	var out []*Site
+	for _, ls := range libmodel.Sites(env, fs.file, fs.node) {
+		if len(ls.Issues) == 0 {
+			continue
+		}
+		out = append(out, &Site{
+			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
+			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
+			Library: ls.Library, LibIssues: ls.Issues,
+		})
+	}
+	return out
+}

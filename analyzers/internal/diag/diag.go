@@ -18,6 +18,7 @@ type Reporter struct {
 	tests bool
 	// ignores maps file name -> line -> analyzers ignored there.
 	ignores map[string]map[int][]string
+	seen    map[libKey]bool
 }
 
 // New returns a Reporter for the analyzer running pass. It reports
@@ -99,3 +100,33 @@ func Related(pos token.Pos, msg string) analysis.RelatedInformation {
 
 // IsGenerated reports whether f is a generated file (fixes never edit them).
 func IsGenerated(f *ast.File) bool { return ast.IsGenerated(f) }
+
+// ReportLibrary reports the library issues of one check, once per
+// position and category (a client shared by several sites is one finding).
+func (r *Reporter) ReportLibrary(issues []LibIssue) {
+	for _, is := range issues {
+		k := libKey{is.Pos, is.Category}
+		if r.seen[k] {
+			continue
+		}
+		if r.seen == nil {
+			r.seen = map[libKey]bool{}
+		}
+		r.seen[k] = true
+		r.Report(analysis.Diagnostic{Pos: is.Pos, End: is.End, Category: is.Category, Message: is.Message, Related: is.Related, SuggestedFixes: is.Fixes})
+	}
+}
+
+// LibIssue is a library finding ready to report.
+type LibIssue struct {
+	Pos, End token.Pos
+	Category string
+	Message  string
+	Related  []analysis.RelatedInformation
+	Fixes    []analysis.SuggestedFix
+}
+
+type libKey struct {
+	pos token.Pos
+	cat string
+}
