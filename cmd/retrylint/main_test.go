@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,6 +26,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run()) // every test here skips
+	}
 	dir, err := os.MkdirTemp("", "retrylint-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -48,6 +53,9 @@ func build(dir, name, pkg string) string {
 
 func need(t *testing.T, exe string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds binaries and runs go vet; skipped with -short")
+	}
 	if err := buildErr[exe]; err != nil {
 		t.Fatal(err)
 	}
