@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"example.com/ledgerclient/internal/ledger"
 	"example.com/ledgerclient/internal/queue"
@@ -34,7 +36,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	lc, err := ledger.New(ctx, strings.Split(*ledgers, ","))
+	lc, err := connect(ctx, strings.Split(*ledgers, ","), log)
 	if err != nil {
 		log.Error("connecting to the ledger", "err", err)
 		os.Exit(1)
@@ -66,6 +68,26 @@ func main() {
 	if err := c.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("consumer stopped", "err", err)
 		os.Exit(1)
+	}
+}
+
+// connect waits up to a minute for the ledger: in a fresh deployment it
+// may come up after us.
+func connect(ctx context.Context, endpoints []string, log *slog.Logger) (*ledger.Client, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	//retrylint:ignore retrybudget startup only: no traffic is served yet, and New already fails over across the replicas
+	for attempt := 1; ; attempt++ {
+		lc, err := ledger.New(ctx, endpoints)
+		if err == nil {
+			return lc, nil
+		}
+		log.Warn("ledger not reachable yet", "attempt", attempt, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("ledger not reachable after %d attempts: %w", attempt, err)
+		case <-time.After(time.Second + rand.N(time.Second)):
+		}
 	}
 }
 
