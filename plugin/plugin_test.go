@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"flag"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -220,6 +221,12 @@ func TestFlagsCovered(t *testing.T) {
 			t.Fatal(err)
 		}
 		settings := map[string]bool{}
+		bt := reflect.TypeOf(block).Elem()
+		for i := range bt.NumField() {
+			if j, f := bt.Field(i).Tag.Get("json"), bt.Field(i).Tag.Get("flag"); j != f {
+				t.Errorf("%s.%s: setting %q sets flag %q; they must be spelled alike", bt.Name(), bt.Field(i).Name, j, f)
+			}
+		}
 		for _, k := range jsonKeys(block) {
 			settings[k] = true
 			if a.Flags.Lookup(k) == nil {
