@@ -92,8 +92,9 @@ type Config struct {
 }
 
 // DefaultConfig returns the scenario of the seed: 400 callers, a service at
-// 70% of 10 000 req/s, a 2 s stall at t=5s, 1 s client timeouts, 3 attempts per call, and the
-// library's defaults everywhere else.
+// 70% of 10 000 req/s, 1 s client timeouts, 3 attempts per call, a 2 s stall
+// at t=10s (after a full 10 s breaker window of history), a 30 s horizon,
+// and the library's defaults everywhere else.
 func DefaultConfig() Config {
 	return Config{
 		Seed:        1,
@@ -105,7 +106,7 @@ func DefaultConfig() Config {
 		QueueLimit:  50000,
 		Timeout:     time.Second,
 		Attempts:    budget.DefaultAttempts,
-		StallAt:     5 * time.Second,
+		StallAt:     10 * time.Second,
 		StallFor:    2 * time.Second,
 		Horizon:     30 * time.Second,
 		Step:        100 * time.Millisecond,
