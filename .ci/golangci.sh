@@ -34,27 +34,26 @@ retrylint_golangci_key() {
 	local root
 	root=$(retrylint_root) || return
 	(
+		set -o pipefail
 		cd "$root" || exit
-		{
-			go env GOVERSION GOOS GOARCH
-			# Nested modules (any dir below the root holding a go.mod) and
-			# testdata are not part of the root module.
-			local nested=() d
-			while IFS= read -r d; do
-				nested+=(-path "./$d" -prune -o)
-			done < <(find . -mindepth 2 -name go.mod -not -path './.git/*' -printf '%h\n' | sed 's|^\./||' | sort)
+		# Nested modules (any directory below the root holding a go.mod)
+		# and testdata are not part of the root module.
+		prune=()
+		while IFS= read -r d; do
+			prune+=(-path "$d" -prune -o)
+		done < <(find . -mindepth 2 -name go.mod -not -path './.git/*' -printf '%h\n')
+		files=$(
 			printf '%s\n' plugin/golangci/go.mod plugin/golangci/go.sum plugin/golangci/main.go go.mod go.sum
-			find . \( -name .git -o -name testdata \) -prune -o "${nested[@]}" \
+			find . \( -name .git -o -name testdata \) -prune -o "${prune[@]}" \
 				-type f -name '*.go' ! -name '*_test.go' -print | sed 's|^\./||' | LC_ALL=C sort
-		} >"${TMPDIR:-/tmp}/retrylint-key.$$" || exit
+		) || exit
 		{
-			sed -n 1,3p "${TMPDIR:-/tmp}/retrylint-key.$$"
-			sed 1,3d "${TMPDIR:-/tmp}/retrylint-key.$$" | while IFS= read -r f; do
-				printf '%s\n' "$f"
-				sha256sum <"$f"
-			done
+			go env GOVERSION GOOS GOARCH || exit
+			while IFS= read -r f; do
+				printf '%s ' "$f"
+				sha256sum <"$f" || exit
+			done <<<"$files"
 		} | sha256sum | cut -c1-16
-		rm -f "${TMPDIR:-/tmp}/retrylint-key.$$"
 	)
 }
 
