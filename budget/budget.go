@@ -3,8 +3,8 @@ package budget
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Defaults of the token-bucket Budget, taken from gRPC retry throttling
@@ -19,10 +19,6 @@ const (
 // milli is the fixed-point scale of a Budget: one token is 1000 milli-tokens,
 // which is the 3-decimal precision gRFC A6 allows for tokenRatio.
 const milli = 1000
-
-// maxMaxTokens bounds maxTokens so that every milli-token computation fits in
-// an int64 with room to spare.
-const maxMaxTokens = 1e12
 
 // Limiter is what Do and Transport consult before a retry and tell about every
 // attempt's outcome. *Budget, *RatioBudget and *Breaker implement it.
@@ -58,78 +54,100 @@ var DefaultBudget = new(Budget)
 // The zero value is a full bucket with maxTokens 1000 and tokenRatio 0.1,
 // ready to use. NewBudget builds one of another size.
 //
-// A Budget is safe for concurrent use by any number of goroutines. It holds
-// integer milli-tokens updated with atomic compare-and-swap, takes no lock
-// and allocates nothing; a success on a full bucket and a failure on an empty
-// one only read the token word, and the counters are striped across cache
-// lines, so concurrent callers rarely contend. A Budget must not be copied
-// after first use.
+// A Budget is safe for concurrent use by any number of goroutines. It takes
+// no lock and allocates nothing: the tokens, as integer milli-tokens, share
+// one atomic word with a success count, so recording a success is a single
+// atomic operation, and a failure on an empty bucket writes no token at all.
+// A Budget must not be copied after first use.
 type Budget struct {
-	// spent is how many milli-tokens are missing from a full bucket, so that
-	// the zero value is a full bucket whatever its size.
-	spent atomic.Int64
-	_     [cacheLine - 8]byte // keep the token word off the counters' lines
+	// state packs the bucket and a success count into one word so that a
+	// success that changes the tokens is one atomic operation. The low
+	// spentBits bits hold how many milli-tokens are missing from a full
+	// bucket (so the zero value is full whatever the size); the high bits
+	// count those successes modulo 2^(64-spentBits).
+	state atomic.Uint64
+	// wraps counts how many times the success count in state wrapped.
+	wraps atomic.Uint64
 
 	maxMilli   int64 // 0 means DefaultMaxTokens
 	ratioMilli int64 // 0 means DefaultTokenRatio
-	_          [cacheLine - 16]byte
+	_          [cacheLine - 32]byte
 
-	// The counters are striped so that concurrent callers mostly write to
-	// different cache lines; Stats sums the stripes.
+	// The other counters are striped over cache lines so that goroutines
+	// running at once rarely write to the same line; Stats sums them.
 	stripes [stripes]counterStripe
 }
 
-// cacheLine is the size the hot fields are padded to.
+// cacheLine is the unit the hot fields are padded to.
 const cacheLine = 64
 
-// stripes is how many counter stripes a Budget has: a power of two.
-const stripes = 8
+// stripes is how many counter stripes a Budget has.
+const (
+	stripeBits = 3
+	stripes    = 1 << stripeBits
+)
 
 type counterStripe struct {
-	successes atomic.Uint64
-	failures  atomic.Uint64
-	allowed   atomic.Uint64
-	denied    atomic.Uint64
-	_         [cacheLine - 32]byte
+	fullSuccesses atomic.Uint64 // successes on a full bucket, which change no token
+	failures      atomic.Uint64
+	allowed       atomic.Uint64
+	denied        atomic.Uint64
+	// Two lines per stripe, so that no line holds two stripes' counters
+	// however the Budget is aligned.
+	_ [2*cacheLine - 32]byte
 }
 
-// stripe returns a counter stripe picked at random. math/rand/v2's global
-// source is per-thread in the runtime, so the pick takes no lock and two
-// goroutines running at once usually land on different stripes.
+// stripe picks the counter stripe for the calling goroutine from the address
+// of its stack: goroutines have separate stacks, so those running at once
+// usually get different stripes, at the cost of a multiply. The pointer is
+// only hashed, never turned back into a pointer.
 func (b *Budget) stripe() *counterStripe {
-	return &b.stripes[rand.Uint32()&(stripes-1)]
+	var here byte
+	h := uint64(uintptr(unsafe.Pointer(&here))) >> 12 // page of the stack
+	return &b.stripes[(h*0x9e3779b97f4a7c15)>>(64-stripeBits)]
 }
+
+// The layout of Budget.state. 20 bits hold up to 1048.575 tokens, enough for
+// gRFC A6's largest bucket of 1000; 44 bits count 1.7e13 successes between
+// wraps.
+const (
+	spentBits  = 20
+	spentMask  = 1<<spentBits - 1
+	successOne = 1 << spentBits
+)
 
 // NewBudget returns a full Budget holding maxTokens tokens, to which every
 // success gives back tokenRatio tokens. Both are kept to 3 decimal places
 // (milli-tokens), as in gRFC A6.
 //
 // NewBudget returns an error naming the parameter, and no Budget, when
-// maxTokens or tokenRatio is NaN, infinite, zero or negative, rounds to less
-// than 0.001, or when maxTokens exceeds 1e12. It never clamps a bad value
-// into range. gRPC itself caps maxTokens at 1000; larger buckets are allowed
-// here but take longer to notice an outage.
+// maxTokens or tokenRatio is NaN, infinite, zero or negative or rounds to
+// less than 0.001, or when maxTokens exceeds 1000, the limit gRFC A6 sets
+// (tokenRatio has no upper limit). It never clamps a bad value into range.
 func NewBudget(maxTokens, tokenRatio float64) (*Budget, error) {
-	maxMilli, err := milliTokens("maxTokens", maxTokens)
+	maxMilli, err := milliTokens("maxTokens", maxTokens, MaxMaxTokens)
 	if err != nil {
 		return nil, err
 	}
-	ratioMilli, err := milliTokens("tokenRatio", tokenRatio)
+	ratioMilli, err := milliTokens("tokenRatio", tokenRatio, math.MaxInt32)
 	if err != nil {
 		return nil, err
 	}
 	return &Budget{maxMilli: maxMilli, ratioMilli: ratioMilli}, nil
 }
 
-// milliTokens converts a validated token count to milli-tokens.
-func milliTokens(name string, v float64) (int64, error) {
+// MaxMaxTokens is the largest maxTokens NewBudget accepts, as in gRFC A6.
+const MaxMaxTokens = 1000
+
+// milliTokens converts a token count to milli-tokens, or says why it cannot.
+func milliTokens(name string, v, limit float64) (int64, error) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return 0, fmt.Errorf("budget: invalid %s %v: must be a finite number", name, v)
 	case v <= 0:
 		return 0, fmt.Errorf("budget: invalid %s %v: must be positive", name, v)
-	case v > maxMaxTokens:
-		return 0, fmt.Errorf("budget: invalid %s %v: must not exceed %g", name, v, float64(maxMaxTokens))
+	case v > limit:
+		return 0, fmt.Errorf("budget: invalid %s %v: must not exceed %g", name, v, limit)
 	}
 	m := int64(math.Round(v * milli))
 	if m < 1 {
@@ -160,8 +178,9 @@ func (b *Budget) ratio() int64 {
 // Allow is lock-free and does not allocate.
 func (b *Budget) Allow() bool {
 	full := b.max()
+	spent := int64(b.state.Load() & spentMask)
 	// tokens > max/2, in integers without rounding: 2*(max-spent) > max.
-	if 2*(full-b.spent.Load()) > full {
+	if 2*(full-spent) > full {
 		b.stripe().allowed.Add(1)
 		return true
 	}
@@ -170,20 +189,29 @@ func (b *Budget) Allow() bool {
 }
 
 // RecordSuccess reports a successful attempt: the bucket gains tokenRatio
-// tokens, up to maxTokens. It is lock-free and does not allocate.
+// tokens, up to maxTokens. On a full bucket it is one atomic add to a
+// counter; otherwise one compare-and-swap when uncontended. It does not
+// allocate.
 func (b *Budget) RecordSuccess() {
-	b.stripe().successes.Add(1)
 	r := b.ratio()
 	for {
-		s := b.spent.Load()
-		if s <= 0 {
-			return // full: nothing to write, so a healthy bucket is read-only
+		old := b.state.Load()
+		if old&spentMask == 0 {
+			// Full: the healthy steady state. Count it where no
+			// compare-and-swap can fail.
+			b.stripe().fullSuccesses.Add(1)
+			return
 		}
-		n := s - r
-		if n < 0 {
-			n = 0
+		spent := int64(old&spentMask) - r
+		if spent < 0 {
+			spent = 0
 		}
-		if b.spent.CompareAndSwap(s, n) {
+		// Adding to the high bits wraps the count modulo 2^44 by itself.
+		n := (old&^spentMask + successOne) | uint64(spent)
+		if b.state.CompareAndSwap(old, n) {
+			if n>>spentBits == 0 {
+				b.wraps.Add(1)
+			}
 			return
 		}
 	}
@@ -193,21 +221,18 @@ func (b *Budget) RecordSuccess() {
 // zero. It is lock-free and does not allocate.
 func (b *Budget) RecordFailure() {
 	b.stripe().failures.Add(1)
-	b.take()
-}
-
-func (b *Budget) take() {
-	full := b.max()
+	full := uint64(b.max())
 	for {
-		s := b.spent.Load()
-		if s >= full {
+		old := b.state.Load()
+		spent := old & spentMask
+		if spent >= full {
 			return // empty: nothing to write
 		}
-		n := s + milli
-		if n > full {
-			n = full
+		spent += milli
+		if spent > full {
+			spent = full
 		}
-		if b.spent.CompareAndSwap(s, n) {
+		if b.state.CompareAndSwap(old, old&^spentMask|spent) {
 			return
 		}
 	}
@@ -215,9 +240,9 @@ func (b *Budget) take() {
 
 // Record reports the outcome of one attempt: RecordSuccess when err is nil,
 // RecordFailure otherwise. An error marked with Permanent is counted as a
-// request but leaves the tokens alone: as in gRFC A6, only failures that
-// would be retried drain the bucket, so a caller's own bad requests cannot
-// starve its retries.
+// failed request but leaves the tokens alone: as in gRFC A6, only failures
+// that would be retried drain the bucket, so a caller's own bad requests
+// cannot starve its retries.
 func (b *Budget) Record(err error) {
 	if err == nil {
 		b.RecordSuccess()
@@ -233,7 +258,7 @@ func (b *Budget) Record(err error) {
 // Tokens returns how many tokens the bucket holds now, between 0 and
 // maxTokens.
 func (b *Budget) Tokens() float64 {
-	return float64(b.max()-b.spent.Load()) / milli
+	return float64(b.max()-int64(b.state.Load()&spentMask)) / milli
 }
 
 // MaxTokens returns the bucket size.
@@ -248,12 +273,12 @@ func (b *Budget) Stats() Stats {
 	var s Stats
 	for i := range b.stripes {
 		c := &b.stripes[i]
-		f := c.failures.Load()
-		s.Requests += c.successes.Load() + f
-		s.Failures += f
+		s.Requests += c.fullSuccesses.Load()
+		s.Failures += c.failures.Load()
 		s.RetriesAllowed += c.allowed.Load()
 		s.RetriesDenied += c.denied.Load()
 	}
+	s.Requests += s.Failures + b.wraps.Load()<<(64-spentBits) + b.state.Load()>>spentBits
 	return s
 }
 

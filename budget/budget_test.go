@@ -108,6 +108,8 @@ func TestNewBudgetRejectsInvalid(t *testing.T) {
 		{math.Inf(1), 0.1, "maxTokens"},
 		{math.Inf(-1), 0.1, "maxTokens"},
 		{1e13, 0.1, "maxTokens"},
+		{1000.001, 0.1, "maxTokens"},
+		{1000, 1e10, "tokenRatio"},
 		{0.0001, 0.1, "maxTokens"},
 		{1000, 0, "tokenRatio"},
 		{1000, -0.1, "tokenRatio"},
@@ -132,7 +134,7 @@ func TestNewBudgetRejectsInvalid(t *testing.T) {
 
 func TestNewBudgetAcceptsValid(t *testing.T) {
 	for _, tt := range []struct{ max, ratio float64 }{
-		{1000, 0.1}, {10, 0.1}, {0.001, 0.001}, {1e12, 5}, {3, 10},
+		{1000, 0.1}, {10, 0.1}, {0.001, 0.001}, {1000, 5}, {3, 10}, {1, 1e6},
 	} {
 		b, err := NewBudget(tt.max, tt.ratio)
 		if err != nil {
@@ -232,11 +234,11 @@ func TestBudgetSteadyStateRatio(t *testing.T) {
 }
 
 func TestBudgetConcurrent(t *testing.T) {
-	b, err := NewBudget(100000, 0.5)
+	b, err := NewBudget(1000, 0.5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const goroutines, each = 8, 2000
+	const goroutines, each = 8, 100
 	var wg sync.WaitGroup
 	for g := 0; g < goroutines; g++ {
 		wg.Add(1)
@@ -249,7 +251,7 @@ func TestBudgetConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got, want := b.Tokens(), float64(100000-goroutines*each); got != want {
+	if got, want := b.Tokens(), float64(1000-goroutines*each); got != want {
 		t.Fatalf("Tokens() = %v, want %v: a concurrent update was lost", got, want)
 	}
 	for g := 0; g < goroutines; g++ {
@@ -262,7 +264,7 @@ func TestBudgetConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got, want := b.Tokens(), float64(100000-goroutines*each)+0.5*goroutines*each; got != want {
+	if got, want := b.Tokens(), float64(1000-goroutines*each)+0.5*goroutines*each; got != want {
 		t.Fatalf("Tokens() = %v, want %v: a concurrent update was lost", got, want)
 	}
 	s := b.Stats()
@@ -295,4 +297,45 @@ func TestDefaultBudgetIsDefaultSized(t *testing.T) {
 	var _ Limiter = (*Budget)(nil)
 	var _ Limiter = (*RatioBudget)(nil)
 	var _ Limiter = (*Breaker)(nil)
+}
+
+func TestBudgetSuccessCountWraps(t *testing.T) {
+	var b Budget
+	b.RecordFailure()
+	// Put the packed success count one short of wrapping.
+	b.state.Store(b.state.Load() | (1<<(64-spentBits)-1)<<spentBits)
+	b.RecordSuccess()
+	if got := b.wraps.Load(); got != 1 {
+		t.Fatalf("wraps = %d, want 1", got)
+	}
+	if got, want := b.Stats().Requests, uint64(1)<<(64-spentBits)+1; got != want {
+		t.Fatalf("Requests = %d, want %d", got, want)
+	}
+	if got := b.Tokens(); got != 999.1 {
+		t.Fatalf("Tokens() = %v, want 999.1: the wrap disturbed the bucket", got)
+	}
+	b.RecordSuccess()
+	if got, want := b.Stats().Requests, uint64(1)<<(64-spentBits)+2; got != want {
+		t.Fatalf("Requests = %d, want %d", got, want)
+	}
+}
+
+func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
+	if MaxMaxTokens*milli > spentMask {
+		t.Fatalf("%d milli-tokens do not fit in %d bits", MaxMaxTokens*milli, spentBits)
+	}
+	b, err := NewBudget(MaxMaxTokens, MaxMaxTokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2*MaxMaxTokens; i++ {
+		b.RecordFailure()
+	}
+	if b.Tokens() != 0 || b.Stats().Requests != 2*MaxMaxTokens {
+		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
+	}
+	b.RecordSuccess()
+	if b.Tokens() != MaxMaxTokens || b.Stats().Requests != 2*MaxMaxTokens+1 {
+		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
+	}
 }
