@@ -55,10 +55,14 @@ var DefaultBudget = new(Budget)
 // ready to use. NewBudget builds one of another size.
 //
 // A Budget is safe for concurrent use by any number of goroutines. It takes
-// no lock and allocates nothing: the tokens, as integer milli-tokens, share
-// one atomic word with a success count, so recording a success is a single
-// atomic operation, and a failure on an empty bucket writes no token at all.
-// A Budget must not be copied after first use.
+// no lock and allocates nothing. The tokens are integer milli-tokens in one
+// atomic word, changed by compare-and-swap; calls that change no token
+// (Allow, a success on a full bucket, a failure on an empty one) only read
+// that word and add to a counter striped by goroutine. So in the two steady
+// states, a healthy dependency (bucket full) and a dead one (bucket empty),
+// concurrent callers share no written cache line, and in between each
+// event costs a single compare-and-swap. A Budget must not be copied after
+// first use.
 type Budget struct {
 	// state packs the bucket and a success count into one word so that a
 	// success that changes the tokens is one atomic operation. The low
@@ -125,7 +129,7 @@ const (
 // less than 0.001, or when maxTokens exceeds 1000, the limit gRFC A6 sets
 // (tokenRatio has no upper limit). It never clamps a bad value into range.
 func NewBudget(maxTokens, tokenRatio float64) (*Budget, error) {
-	maxMilli, err := milliTokens("maxTokens", maxTokens, MaxMaxTokens)
+	maxMilli, err := milliTokens("maxTokens", maxTokens, MaxBudgetTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +140,8 @@ func NewBudget(maxTokens, tokenRatio float64) (*Budget, error) {
 	return &Budget{maxMilli: maxMilli, ratioMilli: ratioMilli}, nil
 }
 
-// MaxMaxTokens is the largest maxTokens NewBudget accepts, as in gRFC A6.
-const MaxMaxTokens = 1000
+// MaxBudgetTokens is the largest maxTokens NewBudget accepts, as in gRFC A6.
+const MaxBudgetTokens = 1000
 
 // milliTokens converts a token count to milli-tokens, or says why it cannot.
 func milliTokens(name string, v, limit float64) (int64, error) {

@@ -321,21 +321,21 @@ func TestBudgetSuccessCountWraps(t *testing.T) {
 }
 
 func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
-	if MaxMaxTokens*milli > spentMask {
-		t.Fatalf("%d milli-tokens do not fit in %d bits", MaxMaxTokens*milli, spentBits)
+	if MaxBudgetTokens*milli > spentMask {
+		t.Fatalf("%d milli-tokens do not fit in %d bits", MaxBudgetTokens*milli, spentBits)
 	}
-	b, err := NewBudget(MaxMaxTokens, MaxMaxTokens)
+	b, err := NewBudget(MaxBudgetTokens, MaxBudgetTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 2*MaxMaxTokens; i++ {
+	for i := 0; i < 2*MaxBudgetTokens; i++ {
 		b.RecordFailure()
 	}
-	if b.Tokens() != 0 || b.Stats().Requests != 2*MaxMaxTokens {
+	if b.Tokens() != 0 || b.Stats().Requests != 2*MaxBudgetTokens {
 		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
 	}
 	b.RecordSuccess()
-	if b.Tokens() != MaxMaxTokens || b.Stats().Requests != 2*MaxMaxTokens+1 {
+	if b.Tokens() != MaxBudgetTokens || b.Stats().Requests != 2*MaxBudgetTokens+1 {
 		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
 	}
 }
