@@ -1,12 +1,106 @@
 package retrydeadline
 
 import (
+	"go/ast"
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// sleepFix makes the wait context-aware.
+// sleepFix turns `time.Sleep(d)` into a context-aware wait that gives up
+// when the context is done:
+//
+//	if err := budget.Sleep(ctx, d); err != nil {
+//		return <zero values>, err
+//	}
 func sleepFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []analysis.SuggestedFix {
-	return nil
+	call := w.Call
+	ctxVar := s.Ctx.InScope
+	if w.Kind != retryloop.WaitSleep || call == nil || len(call.Args) != 1 || ctxVar == nil || !fixes.Editable(pass, call.Pos()) {
+		return nil
+	}
+	stmt := fixes.StmtInList(s.Func, call)
+	if es, ok := stmt.(*ast.ExprStmt); !ok || ast.Unparen(es.X) != call {
+		return nil
+	}
+	// The context must be visible, under its name, at the sleep.
+	if sc := pass.Pkg.Scope().Innermost(call.Pos()); sc == nil {
+		return nil
+	} else if _, obj := sc.LookupParent(ctxVar.Name(), call.Pos()); obj != types.Object(ctxVar) {
+		return nil
+	}
+	file := fixes.FileOf(pass, call.Pos())
+	ret, ok := fixes.ReturnErr(pass, file, s.Func, "err")
+	if !ok {
+		return nil
+	}
+	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", call.Pos())
+	indent := fixes.Indent(pass, stmt.Pos())
+	arg := call.Args[0]
+	edits := append([]analysis.TextEdit{
+		{Pos: call.Pos(), End: arg.Pos(), NewText: []byte("if err := " + name + ".Sleep(" + ctxVar.Name() + ", ")},
+		{Pos: arg.End(), End: call.End(), NewText: []byte("); err != nil {\n" + indent + "\t" + ret + "\n" + indent + "}")},
+	}, imp...)
+	return []analysis.SuggestedFix{{
+		Message:   "Wait with budget.Sleep(" + ctxVar.Name() + ", d) and give up when " + ctxVar.Name() + " is done",
+		TextEdits: edits,
+	}}
+}
+
+// timeoutFix bounds a loop running under context.Background/TODO: it
+// derives a context with a timeout before the loop.
+//
+//	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+//	defer cancel()
+func timeoutFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
+	bg := s.Ctx.BackgroundCall
+	if bg == nil || s.Shape == retryloop.ShapeLibrary || !fixes.Editable(pass, s.Pos) {
+		return nil
+	}
+	loop, ok := s.Node.(ast.Stmt)
+	if !ok || fixes.InLoop(s.Func, loop) {
+		return nil // a defer inside an outer loop would pile up
+	}
+	switch loop.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+	default:
+		return nil
+	}
+	// ctxVar := context.Background() before the loop, in the function.
+	stmt := fixes.StmtInList(s.Func, bg)
+	as, ok := stmt.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != bg || as.End() > loop.Pos() {
+		return nil
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	at, ok := fixes.InsertionPoint(s.Func, loop)
+	if !ok {
+		return nil
+	}
+	file := fixes.FileOf(pass, at)
+	cancel := fixes.FreeName(pass, file, "cancel", at)
+	ctxName, imp1 := fixes.Import(pass, file, "context", "context", at)
+	timeName, imp2 := fixes.Import(pass, file, "time", "time", at)
+	if len(imp1) > 0 {
+		return nil // context is already imported: Background was called
+	}
+	indent := fixes.Indent(pass, at)
+	text := id.Name + ", " + cancel + " := " + ctxName + ".WithTimeout(" + id.Name + ", 30*" + timeName + ".Second)\n" +
+		indent + "defer " + cancel + "()\n" + indent
+	edits := append([]analysis.TextEdit{{Pos: at, End: at, NewText: []byte(text)}}, imp2...)
+	// Edits at the loop keyword from other analyzers (a backoff
+	// declaration) go after ours: insert at the start of the line.
+	if ls := fixes.LineStart(pass, at); ls < at {
+		edits[0] = analysis.TextEdit{Pos: ls, End: ls, NewText: []byte(indent + text[:len(text)-len(indent)])}
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "Bound the retries with context.WithTimeout (30s; adjust to the caller's budget)",
+		TextEdits: edits,
+	}}
 }

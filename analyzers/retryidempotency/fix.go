@@ -1,12 +1,62 @@
 package retryidempotency
 
 import (
+	"go/ast"
+	"go/types"
+	"strconv"
+
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// keyFix mints a key once before the loop and sets it on each attempt.
+// keyFix mints a key once before the loop and sets it on the request at
+// every attempt, just before it is sent:
+//
+//	key := budget.NewIdempotencyKey()
+//	for ... {
+//		...
+//		req.Header.Set("Idempotency-Key", key)
+//		resp, err := client.Do(req)
 func keyFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request) []analysis.SuggestedFix {
-	return nil
+	switch s.Node.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+	default:
+		return nil
+	}
+	if req.Shortcut || req.Via != nil || req.Build == nil || len(req.Send.Args) != 1 || !fixes.Editable(pass, req.Send.Pos()) {
+		return nil
+	}
+	reqID, ok := ast.Unparen(req.Send.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if _, ok := pass.TypesInfo.Uses[reqID].(*types.Var); !ok {
+		return nil
+	}
+	send := fixes.StmtInList(s.Func, req.Send)
+	if send == nil || send.Pos() < req.Build.End() {
+		return nil
+	}
+	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	if !ok {
+		return nil
+	}
+	file := fixes.FileOf(pass, at)
+	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at)
+	key := fixes.FreeName(pass, file, "idempotencyKey", at)
+	loopIndent := fixes.Indent(pass, at)
+	sendIndent := fixes.Indent(pass, send.Pos())
+	// Insert at the end of the line before the loop: other fixes insert
+	// at the start of the loop's line and at its keyword.
+	eol := fixes.LineStart(pass, at) - 1
+	edits := append([]analysis.TextEdit{
+		{Pos: eol, End: eol, NewText: []byte("\n" + loopIndent + key + " := " + name + ".NewIdempotencyKey() // one key for all attempts of this operation")},
+		{Pos: send.Pos(), End: send.Pos(), NewText: []byte(reqID.Name + ".Header.Set(" + strconv.Quote("Idempotency-Key") + ", " + key + ")\n" + sendIndent)},
+	}, imp...)
+	return []analysis.SuggestedFix{{
+		Message:   "Mint an idempotency key once before the loop and set it on every attempt",
+		TextEdits: edits,
+	}}
 }

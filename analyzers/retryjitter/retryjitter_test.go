@@ -17,3 +17,11 @@ func Test(t *testing.T) {
 func TestLibraries(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData()+"/src/libs", retryjitter.Analyzer, "./...")
 }
+
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retryjitter.Analyzer, "fix")
+}
+
+func TestFixAliasesImport(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retryjitter.Analyzer, "fixalias")
+}

@@ -11,3 +11,11 @@ import (
 func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "clean")
 }
+
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrysleep.Analyzer, "fix")
+}
+
+func TestFixReusesImport(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrysleep.Analyzer, "fiximported")
+}

@@ -1,0 +1,389 @@
+// Package fixes holds the edits the reporting analyzers' suggested fixes
+// share: importing the budget library once (reusing an import, aliasing
+// around a clash), indentation, zero values, fresh names.
+package fixes
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// BudgetPath is the import path of the bundled retry-budget library.
+const BudgetPath = "github.com/retrylint/retrylint/budget"
+
+// FileOf returns the syntax file of the pass that contains pos.
+func FileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// Editable reports whether fixes may edit the file holding pos: it exists
+// in the pass and is not generated.
+func Editable(pass *analysis.Pass, pos token.Pos) bool {
+	f := FileOf(pass, pos)
+	return f != nil && !ast.IsGenerated(f)
+}
+
+// Import returns the name under which file refers to the package path,
+// adding the import if needed. The import is added as its own group at the
+// end of the import block, so gofmt leaves it in place. When the preferred
+// name is taken at any of the use positions (a local variable named
+// budget, another import), the import is aliased.
+func Import(pass *analysis.Pass, file *ast.File, path, preferred string, uses ...token.Pos) (string, []analysis.TextEdit) {
+	for _, imp := range file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if p != path {
+			continue
+		}
+		if imp.Name != nil {
+			if imp.Name.Name == "_" || imp.Name.Name == "." {
+				continue
+			}
+			return imp.Name.Name, nil
+		}
+		return preferred, nil
+	}
+	name := preferred
+	for i := 0; taken(pass, file, name, uses); i++ {
+		name = preferred + "lib"
+		if i > 0 {
+			name = fmt.Sprintf("%slib%d", preferred, i+1)
+		}
+	}
+	spec := strconv.Quote(path)
+	if name != preferred {
+		spec = name + " " + spec
+	}
+	// Append to the last import declaration, as a group of its own.
+	var last *ast.GenDecl
+	for _, d := range file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			last = gd
+		}
+	}
+	switch {
+	case last == nil:
+		return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}}
+	case last.Lparen.IsValid():
+		end := last.Specs[len(last.Specs)-1].End()
+		return name, []analysis.TextEdit{{Pos: end, End: end, NewText: []byte("\n\n\t" + spec)}}
+	default:
+		// import "x" → import ("x"; spec)
+		s := last.Specs[0]
+		return name, []analysis.TextEdit{
+			{Pos: s.Pos(), End: s.Pos(), NewText: []byte("(\n\t")},
+			{Pos: s.End(), End: s.End(), NewText: []byte("\n\n\t" + spec + "\n)")},
+		}
+	}
+}
+
+// taken reports whether name is declared in the file's scope or any scope
+// at the use positions.
+func taken(pass *analysis.Pass, file *ast.File, name string, uses []token.Pos) bool {
+	for _, imp := range file.Imports {
+		if imp.Name != nil && imp.Name.Name == name {
+			return true
+		}
+		if imp.Name == nil {
+			if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+				if last := p[strings.LastIndex(p, "/")+1:]; last == name {
+					return true
+				}
+			}
+		}
+	}
+	if pass.Pkg.Scope().Lookup(name) != nil {
+		return true
+	}
+	for _, pos := range uses {
+		if s := pass.Pkg.Scope().Innermost(pos); s != nil {
+			if _, obj := s.LookupParent(name, pos); obj != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FreeName returns base, or base2, base3, ... whichever is not declared
+// in the scope at pos (nor used as a package name in the file).
+func FreeName(pass *analysis.Pass, file *ast.File, base string, pos token.Pos) string {
+	name := base
+	for i := 2; taken(pass, file, name, []token.Pos{pos}) || declaredInside(pass, name, pos); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+// declaredInside reports whether name is declared in a scope nested in the
+// scope at pos (a later shadowing would change what the new name means).
+func declaredInside(pass *analysis.Pass, name string, pos token.Pos) bool {
+	s := pass.Pkg.Scope().Innermost(pos)
+	if s == nil {
+		return false
+	}
+	var walk func(*types.Scope) bool
+	walk = func(s *types.Scope) bool {
+		if s.Lookup(name) != nil {
+			return true
+		}
+		for i := 0; i < s.NumChildren(); i++ {
+			if walk(s.Child(i)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(s)
+}
+
+// Indent returns the leading white space of the line holding pos.
+func Indent(pass *analysis.Pass, pos token.Pos) string {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return ""
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	off := tf.Offset(pos)
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	i := start
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return string(src[start:i])
+}
+
+// LineStart returns the position of the start of the line holding pos.
+func LineStart(pass *analysis.Pass, pos token.Pos) token.Pos {
+	tf := pass.Fset.File(pos)
+	return tf.LineStart(tf.Line(pos))
+}
+
+// Text returns the source text of n.
+func Text(pass *analysis.Pass, n ast.Node) (string, bool) {
+	tf := pass.Fset.File(n.Pos())
+	if tf == nil {
+		return "", false
+	}
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return "", false
+	}
+	s, e := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if s < 0 || e > len(src) || s > e {
+		return "", false
+	}
+	return string(src[s:e]), true
+}
+
+// Results returns the result list of the function node (FuncDecl or FuncLit).
+func Results(pass *analysis.Pass, fn ast.Node) (*types.Tuple, bool) {
+	var t types.Type
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		if obj := pass.TypesInfo.Defs[fn.Name]; obj != nil {
+			t = obj.Type()
+		}
+	case *ast.FuncLit:
+		t = pass.TypesInfo.TypeOf(fn)
+	}
+	sig, ok := t.(*types.Signature)
+	if !ok {
+		return nil, false
+	}
+	return sig.Results(), true
+}
+
+// ReturnErr returns the text of a return statement that gives up with err:
+// zero values for every result but the last, which must be error. ok is
+// false when the function's results do not end in error or a zero value
+// cannot be written.
+func ReturnErr(pass *analysis.Pass, file *ast.File, fn ast.Node, errExpr string) (string, bool) {
+	res, ok := Results(pass, fn)
+	if !ok {
+		return "", false
+	}
+	if res.Len() == 0 {
+		return "return", true
+	}
+	if !types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return "", false
+	}
+	var parts []string
+	for i := 0; i < res.Len()-1; i++ {
+		z, ok := Zero(pass, file, res.At(i).Type())
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, z)
+	}
+	parts = append(parts, errExpr)
+	return "return " + strings.Join(parts, ", "), true
+}
+
+// Zero writes the zero value of t as seen from file.
+func Zero(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false", true
+		case u.Info()&types.IsString != 0:
+			if _, named := types.Unalias(t).(*types.Named); named {
+				s, ok := typeString(pass, file, t)
+				return s + `("")`, ok
+			}
+			return `""`, true
+		case u.Info()&types.IsNumeric != 0:
+			return "0", true
+		}
+		return "", false
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil", true
+	case *types.Struct, *types.Array:
+		s, ok := typeString(pass, file, t)
+		if !ok {
+			return "", false
+		}
+		return s + "{}", true
+	}
+	return "", false
+}
+
+// typeString writes t with the package names the file uses; ok is false
+// when a package is not imported by the file.
+func typeString(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == pass.Pkg {
+			return ""
+		}
+		for _, imp := range file.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if path == p.Path() {
+				if imp.Name != nil {
+					return imp.Name.Name
+				}
+				return p.Name()
+			}
+		}
+		ok = false
+		return p.Name()
+	})
+	return s, ok
+}
+
+// DeclaredBefore reports whether every local variable e refers to is
+// declared before pos (so e can be moved to pos).
+func DeclaredBefore(pass *analysis.Pass, e ast.Expr, pos token.Pos) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return ok
+		}
+		if v, isVar := pass.TypesInfo.Uses[id].(*types.Var); isVar && v.Parent() != pass.Pkg.Scope() && v.Pos() >= pos {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// Path returns the nodes from root down to target (inclusive), or nil.
+func Path(root, target ast.Node) []ast.Node {
+	var stack, found []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if n == target {
+			found = append(append([]ast.Node(nil), stack...), n)
+			return false
+		}
+		if !(n.Pos() <= target.Pos() && target.End() <= n.End()) {
+			return false // f(nil) is not called for a node whose children are skipped
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return found
+}
+
+// StmtInList returns the statement holding target that sits directly in a
+// statement list (a block or a case clause), seen from root: the place
+// where a statement can be inserted before it or it can be replaced.
+func StmtInList(root ast.Node, target ast.Node) ast.Stmt {
+	p := Path(root, target)
+	for i := len(p) - 1; i > 0; i-- {
+		st, ok := p[i].(ast.Stmt)
+		if !ok {
+			continue
+		}
+		switch p[i-1].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return st
+		case *ast.LabeledStmt:
+			continue
+		}
+	}
+	return nil
+}
+
+// InsertionPoint returns where a statement can go before the loop: before
+// its label, if it has one.
+func InsertionPoint(root ast.Node, loop ast.Node) (token.Pos, bool) {
+	p := Path(root, loop)
+	if len(p) < 2 {
+		return token.NoPos, false
+	}
+	parent := p[len(p)-2]
+	if ls, ok := parent.(*ast.LabeledStmt); ok {
+		if len(p) < 3 {
+			return token.NoPos, false
+		}
+		switch p[len(p)-3].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return ls.Pos(), true
+		}
+		return token.NoPos, false
+	}
+	switch parent.(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return loop.Pos(), true
+	}
+	return token.NoPos, false
+}
+
+// InLoop reports whether target lies inside a loop below root (other than
+// target itself).
+func InLoop(root ast.Node, target ast.Node) bool {
+	for _, n := range Path(root, target) {
+		if n == target {
+			break
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package fix
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+)
+
+func charge(ctx context.Context, c *http.Client, url string, body []byte) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req) // want `POST request is re-sent by a retry loop without an idempotency key`
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+// No fix for the http.Post shortcut: the finding stands alone.
+func shortcut(url string, body []byte) error {
+	for i := 0; i < 3; i++ {
+		resp, err := http.Post(url, "application/json", bytes.NewReader(body)) // want `POST request is re-sent`
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
