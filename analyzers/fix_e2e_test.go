@@ -3,10 +3,10 @@ package analyzers_test
 import (
 	"bytes"
 	"maps"
-	"slices"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
