@@ -42,12 +42,14 @@
 // # Attempts, deadlines and the typed error
 //
 // Do and DoValue run an operation up to 3 times (never more than 10),
-// consulting the budget before every retry and recording every outcome in
-// it. They never begin a wait that would end after the context's deadline,
-// stop at once on an error marked Permanent, honour (clamped) server
-// pushback given by RetryAfter, and return a single *Error that says why
-// they gave up (attempts, budget, deadline, cancellation, permanent error,
-// open breaker) and wraps the last failure.
+// consulting the budget (DefaultBudget unless another is given) before every
+// retry and recording every outcome in it. They wait with a timer raced
+// against the context, never begin a wait that would end after the
+// context's deadline, stop at once on an error marked Permanent, and honour
+// server pushback given by RetryAfter up to a clamp of 30s. When they give
+// up they return a single *Error that says why (attempts, budget, deadline,
+// cancellation, permanent error, open breaker) and wraps the last failure,
+// so errors.Is and errors.As still see it.
 //
 // # Circuit breaker
 //
@@ -64,7 +66,16 @@
 // idempotent methods of RFC 9110, and POST or PATCH only with an idempotency
 // key that stays the same on every attempt of one logical request.
 // NewIdempotencyKey mints such a key; mint it once per operation, before
-// any retry.
+// any retry. Re-sent requests say which retry they are (X-Retry-Attempt) and
+// how long the caller will still wait (X-Request-Timeout-Ms), hints a server
+// can use to shed work nobody is waiting for.
+//
+// # Testing
+//
+// Everything that waits or draws a random number can be made deterministic:
+// Backoff.Rand takes the randomness, BreakerConfig.Now and the …At methods
+// of RatioBudget take the clock, and the waits are plain timers that
+// testing/synctest runs on fake time.
 //
 // # Further reading
 //
