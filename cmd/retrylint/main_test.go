@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // End-to-end tests of the built binaries: retrylint itself, with the
@@ -238,6 +240,13 @@ func TestRealAnalyzers(t *testing.T) {
 		}
 	}
 
+	// Their SARIF, with related locations and fixes, is valid.
+	r = run(t, dir, retrylint, "-format", "sarif", "./...")
+	if r.code != 3 {
+		t.Errorf("sarif: exit %d, want 3", r.code)
+	}
+	validateSARIF(t, r.stdout)
+
 	// Options are the analyzers' own flags.
 	r = run(t, fixture(t, "clean"), retrylint, "-retrybudget.budget-funcs=example.com/lim.Allow",
 		"-retryidempotency.headers=PayPal-Request-Id", "./...")
@@ -293,5 +302,37 @@ func TestRealFix(t *testing.T) {
 	r = run(t, dir, retrylint, "-fix", "./...")
 	if r.code == 1 || readFile(t, postGo) != fixed || strings.Contains(r.stderr, "go get") {
 		t.Errorf("second -fix: got %+v; post.go:\n%s", r, readFile(t, postGo))
+	}
+}
+
+// validateSARIF validates out against the SARIF 2.1.0 JSON schema.
+func validateSARIF(t *testing.T, out string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testdata, "sarif", "sarif-2.1.0-rtm.5.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("SARIF output is not JSON: %v\n%s", err, out)
+	}
+	if err := schema.Validate(v); err != nil {
+		t.Errorf("SARIF output does not validate: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, `"fixes"`) || !strings.Contains(out, `"relatedLocations"`) {
+		t.Errorf("SARIF output has no fixes or related locations:\n%s", out)
 	}
 }
