@@ -14,10 +14,17 @@ var ErrBreakerOpen = errors.New("budget: circuit breaker is open")
 
 // Defaults of a zero BreakerConfig, from the seed pattern.
 const (
+	// DefaultBreakerFailureRatio: open when more than half the requests
+	// in the window failed.
 	DefaultBreakerFailureRatio = 0.5
-	DefaultBreakerMinRequests  = 20
-	DefaultBreakerWindow       = 10 * time.Second
-	DefaultBreakerCooldown     = 5 * time.Second
+	// DefaultBreakerMinRequests: never open on fewer requests than this,
+	// so that two failures out of three cannot open the breaker.
+	DefaultBreakerMinRequests = 20
+	// DefaultBreakerWindow is the span over which outcomes are counted.
+	DefaultBreakerWindow = 10 * time.Second
+	// DefaultBreakerCooldown is how long an open breaker refuses
+	// everything before it lets a probe through.
+	DefaultBreakerCooldown = 5 * time.Second
 )
 
 // breakerSlices is how many buckets the sliding window is cut into.
