@@ -219,6 +219,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for attempt := 1; ; attempt++ {
 		r := req.Clone(ctx)
 		r.Body = body
+		if r.Header == nil { // http.Client never sends one, but RoundTrip may be called directly
+			r.Header = make(http.Header)
+		}
 		if mint != "" {
 			r.Header.Set(t.keyHeader(), mint)
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -701,6 +702,24 @@ func TestTransportNilURLPassesThrough(t *testing.T) {
 	req := &http.Request{Method: "GET", Header: http.Header{}}
 	if _, err := (&Transport{Base: rt}).RoundTrip(req); err != nil || len(rt.reqs) != 1 {
 		t.Fatal(err)
+	}
+}
+
+func TestTransportNilHeader(t *testing.T) {
+	rt := &fakeRT{answer: func(n int, _ *http.Request) (*http.Response, error) {
+		if n < 2 {
+			return status(503, ""), nil
+		}
+		return status(200, ""), nil
+	}}
+	u, _ := url.Parse("http://example.test/")
+	req := &http.Request{Method: "GET", URL: u}
+	resp, err := (&Transport{Base: rt, Backoff: quick}).RoundTrip(req)
+	if err != nil || resp.StatusCode != 200 || len(rt.reqs) != 2 {
+		t.Fatalf("RoundTrip = %v, %v after %d attempts", resp, err, len(rt.reqs))
+	}
+	if req.Header != nil {
+		t.Fatal("the caller's request was given a header map")
 	}
 }
 
