@@ -253,10 +253,6 @@ func TestRealAnalyzers(t *testing.T) {
 	if r.code != 0 || r.stdout+r.stderr != "" {
 		t.Errorf("clean with options: got %+v, want exit 0", r)
 	}
-	r = run(t, dir, retrylint, "-retrysleep", "./...")
-	if r.code != 3 || !strings.Contains(r.stdout, "(retrysleep)") || strings.Contains(r.stdout, "(retrybudget)") {
-		t.Errorf("-retrysleep alone: got %+v", r)
-	}
 }
 
 // TestRealVetFacts checks that facts cross packages under go vet: the
