@@ -17,7 +17,7 @@
 // (tokenRatio), and a retry is allowed only while more than 500 tokens
 // (maxTokens/2) remain. In steady state retries are held to about 10% of
 // successes, so a blip adds roughly 10% of load, not 400%; when the
-// dependency is down, the bucket falls below half after 500 failures and
+// dependency is down, the bucket is down to half after 500 failures and
 // every caller fails fast until successes refill it. The zero Budget has
 // these numbers; NewBudget sizes another. It is lock-free and does not
 // allocate.
