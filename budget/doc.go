@@ -6,7 +6,7 @@
 // dependency, already struggling, sees its normal load plus every retry:
 // several times the demand, which causes more timeouts and more retries. The
 // overload can outlast its trigger by a long way. This package bounds that
-// feedback loop in four ways, sized as gRPC, Envoy, Finagle, the Google SRE
+// feedback loop in several ways, sized as gRPC, Envoy, Finagle, the Google SRE
 // book and AWS recommend.
 //
 // # Retry budget
