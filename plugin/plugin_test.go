@@ -216,6 +216,9 @@ func TestConfiguredTwice(t *testing.T) {
 // golangci-lint settings and the command-line flags stay one set.
 func TestFlagsCovered(t *testing.T) {
 	for _, a := range analyzers.All() {
+		if !slices.Contains(jsonKeys(&Settings{}), a.Name) {
+			t.Errorf("analyzer %s has no block in the retrylint settings", a.Name)
+		}
 		block, err := settingsFor(a.Name, map[string]any{})
 		if err != nil {
 			t.Fatal(err)
