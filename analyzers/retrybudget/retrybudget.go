@@ -1,6 +1,9 @@
 package retrybudget
 
 import (
+	"go/ast"
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
@@ -34,17 +37,18 @@ func init() {
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	r := diag.New(pass, includeTests)
+	decl := budgetDecls(pass, res)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryIssues("retrybudget"))
 			continue
 		}
-		check(pass, r, s)
+		check(pass, r, s, decl)
 	}
 	return nil, nil
 }
 
-func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site) {
+func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
 	if s.Consume || len(s.Budget) > 0 || s.FuncBudget {
 		return
 	}
@@ -66,8 +70,42 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site) {
 	case s.Remote != nil:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
-			Message: "retry loop has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
-			Related: []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+			Message:        "retry loop has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
+			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+			SuggestedFixes: budgetFix(pass, s, decl),
 		})
 	}
+}
+
+// budgetDecls chooses the one file that declares the budget variables the
+// fixes need (the first by name among files with a site) and the names to
+// declare there. Every fix carries the same declaration block, so each
+// variable is declared once however many loops use it, and any subset of
+// the fixes compiles.
+func budgetDecls(pass *analysis.Pass, res *retryloop.Result) *decls {
+	d := &decls{}
+	seen := map[string]bool{}
+	for _, s := range res.Sites {
+		if s.Shape == retryloop.ShapeLibrary || s.File == nil || s.Consume || s.Remote == nil {
+			continue
+		}
+		name, exists := budgetVar(pass, s)
+		if name == "" {
+			continue
+		}
+		if d.file == nil || pass.Fset.File(s.File.Pos()).Name() < pass.Fset.File(d.file.Pos()).Name() {
+			d.file = s.File
+		}
+		if !exists && !seen[name] {
+			seen[name] = true
+			d.names = append(d.names, name)
+		}
+	}
+	slices.Sort(d.names)
+	return d
+}
+
+type decls struct {
+	file  *ast.File
+	names []string
 }

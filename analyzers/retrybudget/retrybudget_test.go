@@ -11,3 +11,7 @@ import (
 func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "a", "clean")
 }
+
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting")
+}

@@ -414,6 +414,17 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 	changing := map[types.Object]bool{}
 	switch l := loop.(type) {
 	case *ast.ForStmt:
+		// Variables the loop declares and then moves (a cursor: for d :=
+		// dir; ; { ...; d = parent }).
+		if as, ok := l.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, lhs := range as.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok {
+					if v, ok := w.info.Defs[id].(*types.Var); ok && w.modifiedIn(v, l.Body) {
+						changing[v] = true
+					}
+				}
+			}
+		}
 		if l.Post != nil {
 			ast.Inspect(l.Post, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok {

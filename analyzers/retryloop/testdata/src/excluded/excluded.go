@@ -215,3 +215,17 @@ func interim(read func() (*http.Response, error), got func(int) error) (*http.Re
 		return resp, nil
 	}
 }
+
+// Walking up a directory tree: each pass looks at a different directory.
+func findRoot(dir string, stat func(string) error) string {
+	for d := dir; ; {
+		if err := stat(d + "/.git"); err == nil {
+			return d
+		}
+		parent := d[:len(d)-1]
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}

@@ -1,0 +1,166 @@
+package retrybudget
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/fixes"
+	"github.com/retrylint/retrylint/analyzers/retryloop"
+)
+
+// budgetFix threads a shared budget through a counted retry loop around
+// one call whose error is assigned by a statement of the loop body:
+//
+//	var ledgerBudget budget.Budget // one per dependency, package level
+//	...
+//	resp, err := c.Do(req)
+//	ledgerBudget.Record(err)
+//	if err != nil && !ledgerBudget.Allow() {
+//		return nil, err
+//	}
+//
+// Every outcome is recorded; after a failure, a retry happens only while
+// the budget allows, otherwise the function gives up with the error.
+func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls) []analysis.SuggestedFix {
+	declFile := d.file
+	if s.Bound != retryloop.BoundCounter || len(s.Ops) != 1 || declFile == nil {
+		return nil
+	}
+	body := loopBody(s.Node)
+	if body == nil || !fixes.Editable(pass, s.Pos) || !fixes.Editable(pass, declFile.Pos()) {
+		return nil
+	}
+	op := s.Ops[0]
+	var stmt *ast.AssignStmt
+	for _, st := range body.List {
+		if as, ok := st.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
+			stmt = as
+		}
+	}
+	if stmt == nil {
+		return nil
+	}
+	errID, ok := stmt.Lhs[len(stmt.Lhs)-1].(*ast.Ident)
+	if !ok || errID.Name == "_" {
+		return nil
+	}
+	if t := pass.TypesInfo.TypeOf(errID); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return nil
+	}
+	file := fixes.FileOf(pass, s.Pos)
+	ret, ok := fixes.ReturnErr(pass, file, s.Func, errID.Name)
+	if !ok {
+		return nil
+	}
+	name, exists := budgetVar(pass, s)
+	if name == "" {
+		return nil
+	}
+	indent := fixes.Indent(pass, stmt.Pos())
+	guard := "\n" + indent + name + ".Record(" + errID.Name + ")\n" +
+		indent + "if " + errID.Name + " != nil && !" + name + ".Allow() {\n" +
+		indent + "\t" + ret + " // retry budget spent: fail fast instead of piling on\n" +
+		indent + "}"
+	// The guard names only the variable; the import goes where it is declared.
+	edits := []analysis.TextEdit{{Pos: stmt.End(), End: stmt.End(), NewText: []byte(guard)}}
+	if !exists {
+		declName, declImp := fixes.Import(pass, declFile, fixes.BudgetPath, "budget")
+		edits = append(edits, declImp...)
+		at := declPos(declFile)
+		text := "\n\n// Retry budgets, one per dependency, shared by every call to it: retries\n" +
+			"// stay near 10% of successes, so an outage cannot multiply load.\n"
+		if len(d.names) == 1 {
+			text += "var " + d.names[0] + " " + declName + ".Budget"
+		} else {
+			text += "var (\n"
+			for _, n := range d.names {
+				text += "\t" + n + " " + declName + ".Budget\n"
+			}
+			text += ")"
+		}
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome",
+		TextEdits: edits,
+	}}
+}
+
+func loopBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return nil
+}
+
+// budgetVar names the package-level budget for the site's dependency: the
+// receiver type of the enclosing method, else the package. exists reports
+// whether a budget.Budget variable of that name is already declared.
+func budgetVar(pass *analysis.Pass, s *retryloop.Site) (name string, exists bool) {
+	base := pass.Pkg.Name()
+	if fd, ok := s.Func.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+		t := fd.Recv.List[0].Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		if ix, ok := t.(*ast.IndexExpr); ok {
+			t = ix.X
+		}
+		if id, ok := t.(*ast.Ident); ok {
+			base = id.Name
+		}
+	}
+	name = lowerFirst(base) + "Budget"
+	if obj := pass.Pkg.Scope().Lookup(name); obj != nil {
+		if v, ok := obj.(*types.Var); ok && isBudgetType(v.Type()) {
+			return name, true
+		}
+		return "", false
+	}
+	// The name must not be shadowed where it is used.
+	if sc := pass.Pkg.Scope().Innermost(s.Pos); sc != nil {
+		if _, obj := sc.LookupParent(name, s.Pos); obj != nil {
+			return "", false
+		}
+	}
+	return name, false
+}
+
+func isBudgetType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == fixes.BudgetPath && n.Obj().Name() == "Budget"
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	// HTTPClient -> httpClient
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) && (i+1 == len(r) || i == 0 || unicode.IsUpper(r[i+1])) {
+		r[i] = unicode.ToLower(r[i])
+		i++
+	}
+	out := string(r)
+	return strings.ReplaceAll(out, "_", "")
+}
+
+// declPos is where the package-level declaration goes: after the imports.
+func declPos(f *ast.File) token.Pos {
+	pos := f.Name.End()
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			pos = gd.End()
+		}
+	}
+	return pos
+}
