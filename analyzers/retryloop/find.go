@@ -491,6 +491,8 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		})
 		return found
 	}
+	// The identifiers the operations work on: arguments and receivers.
+	roots := map[types.Object]bool{}
 	for _, op := range ops {
 		for _, a := range op.Args {
 			if w.isContextExpr(a) {
@@ -499,12 +501,55 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 			if dependsOn(a, 0) {
 				return true
 			}
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok && w.info.Uses[id] != nil {
+				roots[w.info.Uses[id]] = true
+			}
 		}
-		if sel, ok := op.Fun.(*ast.SelectorExpr); ok && dependsOn(sel.X, 0) {
-			return true
+		if sel, ok := op.Fun.(*ast.SelectorExpr); ok {
+			if dependsOn(sel.X, 0) {
+				return true
+			}
+			if id := rootIdent(sel.X); id != nil && w.info.Uses[id] != nil {
+				roots[w.info.Uses[id]] = true
+			}
 		}
 	}
-	return false
+	// An element of a list stored into what the operation works on
+	// (nc.current = nc.servers[i]; nc.connect()).
+	moved := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || moved || len(as.Lhs) != len(as.Rhs) {
+			return !moved
+		}
+		for i, l := range as.Lhs {
+			sel, ok := l.(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if id := rootIdent(sel); id != nil && roots[w.info.Uses[id]] && dependsOn(as.Rhs[i], 0) {
+				moved = true
+			}
+		}
+		return !moved
+	})
+	return moved
+}
+
+// rootIdent returns the identifier at the root of a selector chain.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // isCounterOnly reports whether v, incremented in the loop, is only an
@@ -717,6 +762,12 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.RangeStmt:
+			if t := w.info.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					found = true
+				}
+			}
 		case *ast.AssignStmt:
 			if len(n.Rhs) != 1 {
 				return true

@@ -789,6 +789,18 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 		}
 		return Unknown
 	}
+	// A nil error compared with a sentinel error: not equal.
+	for _, pair := range [][2]ast.Expr{{x, y}, {y, x}} {
+		if o := s.obj(pair[0]); o != nil && isErrorType(o.Type()) && s.nonNilError(pair[1]) {
+			if c := p.tainted[o]; c != nil {
+				p.observed[c] = true
+				p.obs++
+			}
+			if p.vals[o] == No {
+				return No
+			}
+		}
+	}
 	return s.evalStatus(&ast.BinaryExpr{X: x, Op: token.EQL, Y: y}, p)
 }
 

@@ -229,3 +229,63 @@ func findRoot(dir string, stat func(string) error) string {
 		d = parent
 	}
 }
+
+type conn struct {
+	current string
+	pool    []string
+}
+
+func (c *conn) dial() error { return nil }
+
+// Failover through a field: each pass stores the next server where the
+// dial reads it (nats.go's connect).
+func (c *conn) connect() error {
+	var err error
+	for i := 0; i < len(c.pool); i++ {
+		c.current = c.pool[i]
+		if err = c.dial(); err == nil {
+			break
+		}
+	}
+	return err
+}
+
+// Reading parts until EOF: EOF is a sentinel the nil error never equals
+// (minio's multipart upload).
+func parts(read func([]byte) (int, error), upload func([]byte) error) error {
+	buf := make([]byte, 16)
+	for n := 1; n <= 100; n++ {
+		k, rerr := read(buf)
+		if rerr == io.EOF && n > 1 {
+			break
+		}
+		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
+			return rerr
+		}
+		if err := upload(buf[:k]); err != nil {
+			return err
+		}
+		if rerr == io.EOF {
+			break
+		}
+	}
+	return nil
+}
+
+// Batches drained from a channel (minio's RemoveObjects).
+func batches(in <-chan string, send func([]string) error) error {
+	finish := false
+	for !finish {
+		var batch []string
+		for s := range in {
+			batch = append(batch, s)
+		}
+		if len(batch) == 0 {
+			finish = true
+		}
+		if err := send(batch); err != nil {
+			continue
+		}
+	}
+	return nil
+}
