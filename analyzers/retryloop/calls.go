@@ -40,6 +40,21 @@ func funcPath(fn *types.Func) string {
 
 // isFunc reports whether fn is one of the named functions ("pkg.Name" or "pkg.Type.Name").
 func isFunc(fn *types.Func, names ...string) bool {
+	if fn == nil {
+		return false
+	}
+	// Compare the short name first: building the path costs more.
+	name := fn.Name()
+	match := false
+	for _, n := range names {
+		if strings.HasSuffix(n, name) && len(n) > len(name) && n[len(n)-len(name)-1] == '.' {
+			match = true
+			break
+		}
+	}
+	if !match {
+		return false
+	}
 	p := funcPath(fn)
 	if p == "" {
 		return false

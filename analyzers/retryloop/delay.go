@@ -315,7 +315,7 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 	if w.isParamVar(v) {
 		return judged{growth: GrowthUnknown, related: token.NoPos}
 	}
-	for _, l := range w.loops {
+	for _, l := range w.curLoops() {
 		if w.isLoopKey(v, l) {
 			return judged{growth: GrowthGrowing}
 		}
@@ -399,7 +399,7 @@ func refersTo(info *types.Info, e ast.Expr, v types.Object) bool {
 
 // inLoop reports whether n lies inside a loop of the current function.
 func (w *walker) inLoop(n ast.Node) bool {
-	for _, l := range w.loops {
+	for _, l := range w.curLoops() {
 		if l.Pos() <= n.Pos() && n.End() <= l.End() {
 			return true
 		}
@@ -420,7 +420,7 @@ func (w *walker) loopVarish(e ast.Expr) bool {
 		if !ok {
 			return true
 		}
-		for _, l := range w.loops {
+		for _, l := range w.curLoops() {
 			if w.modifiedIn(v, l) || w.isLoopKey(v, l) {
 				found = true
 			}

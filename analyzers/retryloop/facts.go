@@ -109,19 +109,59 @@ func (w *walker) computeFacts(fns []*fnScope) {
 			w.facts[fs.obj] = &FuncFact{}
 		}
 	}
-	for iter := 0; iter < 4; iter++ {
-		changed := false
-		for _, fs := range decls {
-			w.enter(fs)
-			f := w.funcFact(fs)
-			if !f.equal(w.facts[fs.obj]) {
-				changed = true
+	// One full pass, then the cheap booleans (remote, budget) to a fixed
+	// point over the package's call graph, then one more full pass for
+	// the functions calling others of the package (to see their writes,
+	// waits and delays).
+	callees := map[*types.Func][]*types.Func{}
+	for _, fs := range decls {
+		w.enter(fs)
+		w.facts[fs.obj] = w.funcFact(fs)
+		ast.Inspect(fs.body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if fn := callee(w.info, c); fn != nil && fn != fs.obj {
+					if _, local := w.facts[fn]; local {
+						callees[fs.obj] = append(callees[fs.obj], fn)
+					}
+				}
 			}
-			w.facts[fs.obj] = f
+			return true
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fs := range decls {
+			f := w.facts[fs.obj]
+			for _, c := range callees[fs.obj] {
+				g := w.facts[c]
+				if g == nil {
+					continue
+				}
+				if g.Remote && !f.Remote {
+					f.Remote, changed = true, true
+				}
+				if g.Budget && !f.Budget {
+					f.Budget, changed = true, true
+				}
+			}
 		}
-		if !changed {
-			break
+	}
+	for _, fs := range decls {
+		needs := false
+		for _, c := range callees[fs.obj] {
+			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil) {
+				needs = true
+			}
 		}
+		if !needs {
+			continue
+		}
+		w.enter(fs)
+		f := w.funcFact(fs)
+		old := w.facts[fs.obj]
+		f.Remote = f.Remote || old.Remote
+		f.Budget = f.Budget || old.Budget
+		w.facts[fs.obj] = f
 	}
 	for _, fs := range decls {
 		f := w.facts[fs.obj]
@@ -137,6 +177,7 @@ func (w *walker) computeFacts(fns []*fnScope) {
 // funcFact computes one function's fact from its body.
 func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	f := &FuncFact{}
+	callsWriter := false
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -152,14 +193,19 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		if w.isBudgetCall(call) {
 			f.Budget = true
 		}
+		if g := w.factOf(fn); g != nil && len(g.Writes) > 0 {
+			callsWriter = true
+		}
 		return true
 	})
 	// Non-idempotent requests.
-	site := &Site{}
-	w.describeRequests(site, fs, fs.body)
-	for _, r := range site.Requests {
-		if r.NonIdempotent() {
-			f.Writes = append(f.Writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
+	if w.importsHTTP || callsWriter {
+		site := &Site{}
+		w.describeRequests(site, fs, fs.body)
+		for _, r := range site.Requests {
+			if r.NonIdempotent() {
+				f.Writes = append(f.Writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
+			}
 		}
 	}
 	// A wait at the top level of the body (a sleep helper, not a retry loop).

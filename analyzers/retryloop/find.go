@@ -660,6 +660,20 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 	if selfCall == nil {
 		return nil
 	}
+	// A retry by recursion passes its attempt count on, changed (n-1).
+	counted := false
+	for _, a := range selfCall.Args {
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
+			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+					counted = true
+				}
+			}
+		}
+	}
+	if !counted {
+		return nil
+	}
 	ops := w.opsIn(fs.body)
 	delete(ops, selfCall)
 	for op := range ops {

@@ -22,8 +22,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
@@ -33,7 +31,6 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retryloop",
 	Doc:        "find and classify retry sites for the retrylint analyzers (reports nothing)",
 	URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(FuncFact)},
@@ -74,8 +71,12 @@ type walker struct {
 	opts  *Options
 	decls map[*types.Func]*ast.FuncDecl
 	facts map[*types.Func]*FuncFact
-	cur   *fnScope   // the function being examined
-	loops []ast.Node // loops of the current function
+	importsHTTP bool // the package imports net/http
+	// remote and budget cache the classification of callees.
+	remote, budget map[*types.Func]bool
+	cur      *fnScope   // the function being examined
+	loops    []ast.Node // loops of the current function, once computed
+	loopsFor *fnScope
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -85,31 +86,36 @@ func run(pass *analysis.Pass) (any, error) {
 		opts:  Opts,
 		decls: map[*types.Func]*ast.FuncDecl{},
 		facts: map[*types.Func]*FuncFact{},
+		remote: map[*types.Func]bool{},
+		budget: map[*types.Func]bool{},
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-
-	var fns []*fnScope
-	fileOf := map[*token.File]*ast.File{}
-	for _, f := range pass.Files {
-		fileOf[pass.Fset.File(f.Pos())] = f
-	}
-	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
-		fs := &fnScope{node: n, file: fileOf[pass.Fset.File(n.Pos())]}
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			if n.Body == nil {
-				return
-			}
-			fs.body, fs.typ = n.Body, n.Type
-			if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
-				fs.obj = obj
-				w.decls[obj] = n
-			}
-		case *ast.FuncLit:
-			fs.body, fs.typ = n.Body, n.Type
+	for _, imp := range pass.Pkg.Imports() {
+		if imp.Path() == "net/http" {
+			w.importsHTTP = true
 		}
-		fns = append(fns, fs)
-	})
+	}
+	var fns []*fnScope
+	for _, file := range pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Body == nil {
+					return false
+				}
+				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
+				if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+					fs.obj = obj
+					w.decls[obj] = n
+				}
+				fns = append(fns, fs)
+			case *ast.FuncLit:
+				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
+			case *ast.GenDecl, *ast.ImportSpec:
+				return n.(ast.Node) != nil && isVarDecl(n)
+			}
+			return true
+		})
+	}
 
 	w.computeFacts(fns)
 
@@ -136,8 +142,20 @@ func run(pass *analysis.Pass) (any, error) {
 // enter makes fs the current function.
 func (w *walker) enter(fs *fnScope) {
 	w.cur = fs
+	w.loopsFor = nil
+}
+
+// curLoops returns the loops of the current function (computed on demand).
+func (w *walker) curLoops() []ast.Node {
+	if w.loopsFor == w.cur {
+		return w.loops
+	}
+	w.loopsFor = w.cur
 	w.loops = w.loops[:0]
-	ast.Inspect(fs.body, func(n ast.Node) bool {
+	if w.cur == nil {
+		return nil
+	}
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -146,6 +164,7 @@ func (w *walker) enter(fs *fnScope) {
 		}
 		return true
 	})
+	return w.loops
 }
 
 // factOf returns the fact of a function of this package (computed) or of
@@ -175,11 +194,20 @@ func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	if (&ctx{w}).isRemoteFunc(fn) {
-		return true
+	if w.pass.Pkg != fn.Pkg() {
+		if r, ok := w.remote[fn]; ok {
+			return r
+		}
 	}
-	f := w.factOf(fn)
-	return f != nil && f.Remote
+	r := (&ctx{w}).isRemoteFunc(fn)
+	if !r {
+		f := w.factOf(fn)
+		r = f != nil && f.Remote
+	}
+	if w.pass.Pkg != fn.Pkg() && w.remote != nil {
+		w.remote[fn] = r
+	}
+	return r
 }
 
 // isBudgetCall reports whether a call consults a budget, limiter or breaker.
@@ -188,11 +216,20 @@ func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	if (&ctx{w}).isBudgetFunc(fn) {
-		return true
+	if w.pass.Pkg != fn.Pkg() {
+		if b, ok := w.budget[fn]; ok {
+			return b
+		}
 	}
-	f := w.factOf(fn)
-	return f != nil && f.Budget
+	b := (&ctx{w}).isBudgetFunc(fn)
+	if !b {
+		f := w.factOf(fn)
+		b = f != nil && f.Budget
+	}
+	if w.pass.Pkg != fn.Pkg() && w.budget != nil {
+		w.budget[fn] = b
+	}
+	return b
 }
 
 // ctx adapts the walker for the call classifiers.
@@ -241,4 +278,11 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 		})
 	}
 	return out
+}
+
+// isVarDecl reports whether a declaration may hold function literals
+// (a var declaration), so the walk descends into it.
+func isVarDecl(n ast.Node) bool {
+	gd, ok := n.(*ast.GenDecl)
+	return ok && gd.Tok == token.VAR
 }

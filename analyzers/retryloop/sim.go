@@ -187,7 +187,9 @@ func (s *sim) block(stmts []ast.Stmt, in []*path, depth int) []*path {
 			return ps
 		}
 		next = append(next, s.stmt(st, running, depth)...)
-		next = dedupe(next)
+		if len(next) > 64 {
+			next = dedupe(next)
+		}
 		if len(next) > s.budget {
 			s.overflow = true
 			next = next[:s.budget]

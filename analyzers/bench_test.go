@@ -1,0 +1,51 @@
+package analyzers_test
+
+import (
+	"io"
+	"os"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/internal/driver"
+)
+
+// noopFact makes the no-op analyzer need facts, so the driver loads and
+// type-checks every dependency from source, exactly as for the suite.
+type noopFact struct{}
+
+func (*noopFact) AFact() {}
+
+var noop = &analysis.Analyzer{
+	Name:      "noop",
+	Doc:       "does nothing: the cost of loading and type-checking alone",
+	Run:       func(*analysis.Pass) (any, error) { return nil, nil },
+	FactTypes: []analysis.Fact{new(noopFact)},
+}
+
+// BenchmarkSuiteOverhead compares, in one run, the same driver over the
+// same packages with a no-op analyzer and with the five analyzers:
+// suite/noop is the analyzers' cost on top of loading and type-checking.
+//
+//	go test ./analyzers -run '^$' -bench SuiteOverhead -benchtime 3x        # std
+//	RETRYLINT_BENCH_PATTERN=net/http go test ./analyzers -run '^$' -bench SuiteOverhead
+func BenchmarkSuiteOverhead(b *testing.B) {
+	pattern := os.Getenv("RETRYLINT_BENCH_PATTERN")
+	if pattern == "" {
+		pattern = "std"
+	}
+	args := []string{"-test=false", "-json", pattern}
+	for _, tc := range []struct {
+		name string
+		as   []*analysis.Analyzer
+	}{{"noop", []*analysis.Analyzer{noop}}, {"suite", analyzers.All()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if code := driver.Run(args, tc.as, io.Discard, io.Discard); code == 1 {
+					b.Fatalf("driver failed on %s", pattern)
+				}
+			}
+		})
+	}
+}
