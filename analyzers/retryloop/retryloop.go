@@ -66,26 +66,26 @@ var Opts = &Options{}
 
 // walker carries one pass's state.
 type walker struct {
-	pass  *analysis.Pass
-	info  *types.Info
-	opts  *Options
-	decls map[*types.Func]*ast.FuncDecl
-	facts map[*types.Func]*FuncFact
+	pass        *analysis.Pass
+	info        *types.Info
+	opts        *Options
+	decls       map[*types.Func]*ast.FuncDecl
+	facts       map[*types.Func]*FuncFact
 	importsHTTP bool // the package imports net/http
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur      *fnScope   // the function being examined
-	loops    []ast.Node // loops of the current function, once computed
-	loopsFor *fnScope
+	cur            *fnScope   // the function being examined
+	loops          []ast.Node // loops of the current function, once computed
+	loopsFor       *fnScope
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	w := &walker{
-		pass:  pass,
-		info:  pass.TypesInfo,
-		opts:  Opts,
-		decls: map[*types.Func]*ast.FuncDecl{},
-		facts: map[*types.Func]*FuncFact{},
+		pass:   pass,
+		info:   pass.TypesInfo,
+		opts:   Opts,
+		decls:  map[*types.Func]*ast.FuncDecl{},
+		facts:  map[*types.Func]*FuncFact{},
 		remote: map[*types.Func]bool{},
 		budget: map[*types.Func]bool{},
 	}
