@@ -185,6 +185,17 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		}
 		return false
 	}
+	// Waits on the success paths that go round again: a loop that waits
+	// the same way after success is periodic (a ticker, a poller), and
+	// those waits are not between attempts of a failed call.
+	successWaits := map[ast.Node]bool{}
+	for _, p := range succ {
+		if p.out == outNext {
+			for _, wn := range p.waits {
+				successWaits[wn] = true
+			}
+		}
+	}
 	var retried []*ast.CallExpr
 	waits := map[ast.Node]bool{}
 	consult := false
@@ -206,8 +217,10 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			for _, p := range ps {
 				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) {
 					comesRound = true
-					if len(p.waits) > 0 {
-						withWait = true
+					for _, wn := range p.waits {
+						if !successWaits[wn] {
+							withWait = true
+						}
 					}
 				}
 			}

@@ -289,3 +289,23 @@ func batches(in <-chan string, send func([]string) error) error {
 	}
 	return nil
 }
+
+// A periodic poller: it waits for the next tick after success and after
+// failure alike (kafka-go's lag reader).
+func lag(ctx context.Context, read func() (int, error), observe func(int)) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		n, err := read()
+		if err != nil {
+			observe(-1)
+		} else {
+			observe(n)
+		}
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
