@@ -23,8 +23,7 @@ func TestFixesCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "retrylint")
-	run(t, root, "go", "build", "-o", bin, "./cmd/retrylint")
+	bin := retrylintBinary(t)
 
 	goldens, err := filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
 	if err != nil || len(goldens) == 0 {
