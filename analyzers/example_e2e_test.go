@@ -46,7 +46,9 @@ type buildError struct {
 	out []byte
 }
 
-func (e *buildError) Error() string { return "building retrylint: " + e.err.Error() + "\n" + string(e.out) }
+func (e *buildError) Error() string {
+	return "building retrylint: " + e.err.Error() + "\n" + string(e.out)
+}
 
 var findingLine = regexp.MustCompile(`^([^\s:][^:]*\.go):\d+:\d+: .* \((retry[a-z]+)\)$`)
 
