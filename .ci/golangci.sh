@@ -76,7 +76,8 @@ retrylint_golangci_bin() {
 	echo "golangci.sh: building golangci-lint v2.15.0 + retrylint plugin (key $key); a cold build takes minutes" >&2
 	if ! (cd "$root/plugin/golangci" && go build -trimpath -ldflags '-s -w' -o "$tmp" .); then
 		rm -f "$tmp"
-		echo "golangci.sh: build failed" >&2
+		echo "golangci.sh: build failed. After a change to the root go.mod, run" >&2
+		echo "golangci.sh:   (cd plugin/golangci && go mod tidy) and commit its go.mod and go.sum" >&2
 		return 1
 	fi
 	mv -f "$tmp" "$bin" || return # atomic: concurrent runs never see half a binary
