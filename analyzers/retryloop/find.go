@@ -634,7 +634,7 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 			return !lit && jump == nil
 		})
 	}
-	if jump == nil {
+	if jump == nil || !w.underErrorCheck(rest, jump) {
 		return nil
 	}
 	blk := &ast.BlockStmt{List: rest}
@@ -810,6 +810,50 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 			}
 		}
 		return true
+	})
+	return found
+}
+
+// underErrorCheck reports whether the jump sits inside an if statement
+// that tests an error: a goto retry jumps back on failure.
+func (w *walker) underErrorCheck(stmts []ast.Stmt, jump ast.Node) bool {
+	found := false
+	var visit func(n ast.Node, underErr bool)
+	visit = func(n ast.Node, underErr bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			if m == jump {
+				found = underErr
+				return false
+			}
+			if !(m.Pos() <= jump.Pos() && jump.End() <= m.End()) {
+				return false
+			}
+			if ifs, ok := m.(*ast.IfStmt); ok && ifs.Body.Pos() <= jump.Pos() && jump.End() <= ifs.Body.End() {
+				e := underErr || w.mentionsError(ifs.Cond)
+				visit(ifs.Body, e)
+				return false
+			}
+			return true
+		})
+	}
+	for _, st := range stmts {
+		visit(st, false)
+	}
+	return found
+}
+
+func (w *walker) mentionsError(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && !found {
+			if t := w.info.TypeOf(x); t != nil && isErrorType(t) {
+				found = true
+			}
+		}
+		return !found
 	})
 	return found
 }

@@ -102,7 +102,7 @@ type sim struct {
 	ambiguous bool
 }
 
-const maxPaths = 2048
+const maxPaths = 256
 
 // dedupe merges paths in identical states: branches that converge again
 // need not be walked twice.
