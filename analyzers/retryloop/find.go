@@ -80,6 +80,57 @@ func (w *walker) opsIn(n ast.Node) map[*ast.CallExpr]bool {
 	return ops
 }
 
+// keptOps lists the operations whose outcome is kept (assigned to a
+// variable or tested in place), the only ones whose failure can be seen.
+func keptOps(n ast.Node, ops map[*ast.CallExpr]bool) map[*ast.CallExpr]bool {
+	kept := map[*ast.CallExpr]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && ops[c] {
+					if id, ok := n.Lhs[len(n.Lhs)-1].(*ast.Ident); !ok || id.Name != "_" {
+						kept[c] = true
+					}
+				}
+			} else {
+				for i, r := range n.Rhs {
+					if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && ops[c] && i < len(n.Lhs) {
+						if id, ok := n.Lhs[i].(*ast.Ident); !ok || id.Name != "_" {
+							kept[c] = true
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, v := range n.Values {
+				if c, ok := ast.Unparen(v).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		case *ast.BinaryExpr:
+			for _, x := range []ast.Expr{n.X, n.Y} {
+				if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		case *ast.IfStmt:
+			if c, ok := ast.Unparen(n.Cond).(*ast.CallExpr); ok && ops[c] {
+				kept[c] = true
+			}
+			if u, ok := ast.Unparen(n.Cond).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				if c, ok := ast.Unparen(u.X).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		}
+		return true
+	})
+	return kept
+}
+
 // notOps are packages whose error results are not operations that fail transiently.
 var notOps = map[string]bool{
 	"fmt": true, "errors": true, "strconv": true, "strings": true, "bytes": true, "context": true,
@@ -170,6 +221,10 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 
 // simulate walks the body under success and under each op's failure.
 func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
+	s.kept = keptOps(&ast.BlockStmt{List: stmts}, s.ops)
+	if len(s.kept) == 0 {
+		return nil
+	}
 	s.fail = nil
 	succ := s.run(stmts)
 	if s.overflow {
@@ -201,6 +256,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	consult := false
 	anySuccessExit := false
 	for op := range s.ops {
+		if !s.kept[op] {
+			continue // its outcome is discarded: it cannot be retried on failure
+		}
 		exits := successExits(op)
 		for _, mode := range []opMode{modeErr, modeStatus} {
 			if mode == modeStatus && !w.returnsResponse(op) {

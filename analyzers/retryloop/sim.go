@@ -86,6 +86,7 @@ type sim struct {
 	w        *walker
 	info     *types.Info
 	ops      map[*ast.CallExpr]bool // candidate operations
+	kept     map[*ast.CallExpr]bool // those whose outcome is kept
 	fail     *ast.CallExpr          // the failing op, or nil for the success walk
 	mode     opMode
 	loop     ast.Stmt     // the loop whose continue/break we track (nil for goto/recursion)
