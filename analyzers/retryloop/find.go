@@ -414,7 +414,7 @@ func (w *walker) bodyBound(loop ast.Node, body *ast.BlockStmt) (Bound, token.Pos
 		if !ok || bound == BoundCounter {
 			return true
 		}
-		if !leaves(ifs.Body) {
+		if !w.leaves(ifs.Body) {
 			return true
 		}
 		if w.elapsedCheck(ifs.Cond) {
@@ -429,7 +429,19 @@ func (w *walker) bodyBound(loop ast.Node, body *ast.BlockStmt) (Bound, token.Pos
 	return bound, pos
 }
 
-// leaves reports whether a block ends by leaving (return, break, goto, panic).
+// leaves reports whether a block ends by leaving (return, break, goto,
+// panic, or a call that never returns: t.Fatal, log.Fatal, os.Exit).
+func (w *walker) leaves(b *ast.BlockStmt) bool {
+	if len(b.List) > 0 {
+		if es, ok := b.List[len(b.List)-1].(*ast.ExprStmt); ok {
+			if c, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && (&sim{info: w.info}).noReturn(c) {
+				return true
+			}
+		}
+	}
+	return leaves(b)
+}
+
 func leaves(b *ast.BlockStmt) bool {
 	if len(b.List) == 0 {
 		return false

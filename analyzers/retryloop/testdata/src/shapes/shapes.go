@@ -223,3 +223,19 @@ func nestedSuccess(ctx context.Context, c *http.Client, req *http.Request, trace
 		}
 	}
 }
+
+// An elapsed-time limit enforced by t.Fatal (crypto/x509's hybrid pool test).
+func fatalDeadline(t interface{ Fatal(args ...any) }, dial func() error) {
+	deadline := time.Now().Add(time.Minute)
+	next := time.Second
+	for i := 0; ; i++ { // want `retry site: shape=bare bound=elapsed delay=growing jitter=no ctx=unknown`
+		if err := dial(); err == nil {
+			break
+		}
+		next = next * time.Duration(i)
+		if time.Until(deadline) < next {
+			panic("gave up")
+		}
+		time.Sleep(next)
+	}
+}
