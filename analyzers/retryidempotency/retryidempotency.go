@@ -64,8 +64,9 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				r.Report(analysis.Diagnostic{
 					Pos: pos, End: pos, Category: CategoryKeyMinted,
-					Message: "idempotency key is minted on every attempt: the server cannot tell a retry from a new write; mint the key once before the loop",
-					Related: related,
+					Message:        "idempotency key is minted on every attempt: the server cannot tell a retry from a new write; mint the key once before the loop",
+					Related:        related,
+					SuggestedFixes: moveKeyFix(pass, s, req),
 				})
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -27,6 +28,41 @@ func charge(ctx context.Context, c *http.Client, url string, body []byte) error 
 func shortcut(url string, body []byte) error {
 	for i := 0; i < 3; i++ {
 		resp, err := http.Post(url, "application/json", bytes.NewReader(body)) // want `POST request is re-sent`
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+func newKey() string { return "k" }
+
+func mintedInLoop(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", newKey()) // want `idempotency key is minted on every attempt`
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+// No fix: the key depends on the attempt.
+func perAttempt(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", fmt.Sprint(newKey(), i)) // want `idempotency key is minted on every attempt`
+		resp, err := c.Do(req)
 		if err == nil {
 			resp.Body.Close()
 			return nil
