@@ -61,7 +61,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case unbounded:
 		d := analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
-			Message: "retry loop has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
+			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
 		}
 		if s.Remote != nil {
 			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
@@ -70,7 +70,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case s.Remote != nil:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
-			Message:        "retry loop has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
+			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
 			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
 			SuggestedFixes: budgetFix(pass, s, decl),
 		})

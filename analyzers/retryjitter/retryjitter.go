@@ -43,12 +43,14 @@ func run(pass *analysis.Pass) (any, error) {
 			d := analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryNoJitter,
 				Message: "backoff grows without jitter: clients that failed together retry together; wrap the delay in budget.Jitter",
-				Related: []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
+				Related: []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())},
 			}
 			for _, p := range w.Related {
 				d.Related = append(d.Related, diag.Related(p, "delay computed here"))
 			}
-			d.SuggestedFixes = jitterFix(pass, s, w)
+			if s.Shape != retryloop.ShapeHelper { // the helper grows what it is given: jitter belongs inside it
+				d.SuggestedFixes = jitterFix(pass, s, w)
+			}
 			r.Report(d)
 			break // one diagnostic per loop
 		}

@@ -313,7 +313,23 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		return judged{growth: GrowthUnknown}
 	}
 	if w.isParamVar(v) {
-		return judged{growth: GrowthUnknown, related: token.NoPos}
+		// The caller's value: unknown, unless the function grows it.
+		grows := false
+		ast.Inspect(fn.body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if w.isVar(l, v) && (n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN) {
+						grows = true
+					}
+				}
+			}
+			return !grows
+		})
+		if grows {
+			return judged{growth: GrowthGrowing}
+		}
+		return judged{growth: GrowthUnknown}
 	}
 	for _, l := range w.curLoops() {
 		if w.isLoopKey(v, l) {

@@ -1,6 +1,7 @@
 package retryloop
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -20,6 +21,20 @@ type FuncFact struct {
 	Wait *WaitFact
 	// Delay is set when the function computes a delay (returns a time.Duration).
 	Delay *DelayFact
+	// Retrier is set when the function is a generic retry helper: it
+	// retries an operation or waits a delay it is given.
+	Retrier *RetrierFact
+}
+
+// RetrierFact describes a generic retry helper (retry(attempts, delay, fn)):
+// what it does with its parameters, so each call site can be judged.
+type RetrierFact struct {
+	OpParam    int  // the parameter holding the retried function, or -1
+	DelayParam int  // the parameter holding the delay, or -1
+	Grows      bool // the helper grows the delay it is given
+	Jitter     bool // the helper adds randomness to the delay
+	Budget     bool // the helper consults a budget
+	Bound      Bound
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -51,11 +66,14 @@ func (f *FuncFact) String() string {
 			s += "+jitter"
 		}
 	}
+	if r := f.Retrier; r != nil {
+		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t)", r.OpParam, r.DelayParam, r.Grows)
+	}
 	return s
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil
+	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
@@ -344,4 +362,42 @@ func (w *walker) keyMintedHere(r *Request, fs *fnScope) bool {
 		return false
 	}
 	return r.KeyInLoop || w.mintedIn(r.KeyVal, fs, fs.body)
+}
+
+// retrierFact derives a helper's RetrierFact from its retry sites: a site
+// whose retried operation is a call of a function parameter, or whose
+// wait is a delay parameter.
+func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
+	if fs.obj == nil {
+		return nil
+	}
+	for _, s := range sites {
+		if s.Shape == ShapeLibrary || s.Consume {
+			continue
+		}
+		r := &RetrierFact{OpParam: -1, DelayParam: -1, Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		for _, op := range s.Ops {
+			if id, ok := ast.Unparen(op.Fun).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok {
+					if i := w.paramIndex(v, fs.typ); i >= 0 {
+						r.OpParam = i
+					}
+				}
+			}
+		}
+		for _, wt := range s.Waits {
+			if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok && wt.Delay != nil {
+				if v, ok := w.info.Uses[id].(*types.Var); ok {
+					if i := w.paramIndex(v, fs.typ); i >= 0 {
+						r.DelayParam = i
+						r.Grows = wt.Growth == GrowthGrowing
+					}
+				}
+			}
+		}
+		if r.OpParam >= 0 || r.DelayParam >= 0 {
+			return r
+		}
+	}
+	return nil
 }

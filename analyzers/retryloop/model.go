@@ -24,11 +24,12 @@ const (
 	ShapeGoto                       // a label jumped back to on failure
 	ShapeRecursion                  // a function that calls itself after a failure
 	ShapeLibrary                    // a call into a retry library
+	ShapeHelper                     // a call to a retry helper of the code base, judged through its fact
 )
 
 var shapeNames = map[Shape]string{
 	ShapeCounted: "counted", ShapeBare: "bare", ShapeFlag: "flag",
-	ShapeGoto: "goto", ShapeRecursion: "recursion", ShapeLibrary: "library",
+	ShapeGoto: "goto", ShapeRecursion: "recursion", ShapeLibrary: "library", ShapeHelper: "helper",
 }
 
 func (s Shape) String() string { return shapeNames[s] }
@@ -234,4 +235,12 @@ func (s *Site) LibraryIssues(check string) []diag.LibIssue {
 		}
 	}
 	return out
+}
+
+// Subject names the site in messages: "retry loop", or "retry helper call".
+func (s *Site) Subject() string {
+	if s.Shape == ShapeHelper {
+		return "retry helper call"
+	}
+	return "retry loop"
 }

@@ -121,10 +121,25 @@ func run(pass *analysis.Pass) (any, error) {
 
 	res := &Result{}
 	env := w.libEnv()
+	// Helpers first: their retrier facts judge the calls to them.
 	for _, fs := range fns {
 		w.enter(fs)
-		res.Sites = append(res.Sites, w.findSites(fs)...)
+		sites := w.findSites(fs)
+		if r := w.retrierFact(fs, sites); r != nil {
+			f := w.facts[fs.obj]
+			if f == nil {
+				f = &FuncFact{}
+			}
+			f.Retrier = r
+			w.facts[fs.obj] = f
+			pass.ExportObjectFact(fs.obj, f)
+		}
+		res.Sites = append(res.Sites, sites...)
 		res.Sites = append(res.Sites, w.librarySites(env, fs)...)
+	}
+	for _, fs := range fns {
+		w.enter(fs)
+		res.Sites = append(res.Sites, w.helperCalls(fs)...)
 	}
 	for _, f := range pass.Files {
 		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
@@ -285,4 +300,66 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 func isVarDecl(n ast.Node) bool {
 	gd, ok := n.(*ast.GenDecl)
 	return ok && gd.Tok == token.VAR
+}
+
+// helperCalls turns each call to a retry helper into a site, judged by
+// the helper's fact and the arguments it is given.
+func (w *walker) helperCalls(fs *fnScope) []*Site {
+	var out []*Site
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := callee(w.info, call)
+		if fn == nil || fn == fs.obj {
+			return true
+		}
+		f := w.factOf(fn)
+		if f == nil || f.Retrier == nil {
+			return true
+		}
+		r := f.Retrier
+		site := &Site{
+			Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
+			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
+		}
+		if r.Budget {
+			site.Budget = append(site.Budget, fn.Pos())
+		}
+		if r.OpParam >= 0 && r.OpParam < len(call.Args) {
+			op := call.Args[r.OpParam]
+			ast.Inspect(op, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if site.Remote == nil && w.isRemoteCall(c) {
+						site.Remote = c
+					}
+					if w.isBudgetCall(c) {
+						site.Budget = append(site.Budget, c.Pos())
+					}
+				}
+				return true
+			})
+		}
+		if r.DelayParam >= 0 && r.DelayParam < len(call.Args) {
+			wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: call.Args[r.DelayParam], Related: []token.Pos{fn.Pos()}}
+			w.judgeDelay(wt)
+			if r.Grows && wt.Growth == GrowthFixed {
+				wt.Growth = GrowthGrowing
+			}
+			wt.Jitter = wt.Jitter || r.Jitter
+			site.Waits = append(site.Waits, wt)
+		} else if r.OpParam >= 0 {
+			// The helper's own wait is judged where the helper is.
+			return true
+		}
+		site.Ctx.Attempts = DeadlineUnknown
+		site.Ctx.Consulted = true // the helper's waits are its own business
+		out = append(out, site)
+		return true
+	})
+	return out
 }

@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryFixed,
 				Message:        "retry waits a fixed delay: clients that failed together retry in lockstep; use exponential backoff with full jitter",
-				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
+				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())},
 				SuggestedFixes: backoffFix(pass, s, w),
 			})
 		case retryloop.GrowthAbsent:
@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			r.Report(analysis.Diagnostic{
 				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
-				Message: "retry loop retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
+				Message: s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
 				Related: []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
 			})
 		}

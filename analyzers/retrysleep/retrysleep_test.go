@@ -9,7 +9,7 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "clean")
+	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "clean", "retryhelper")
 }
 
 func TestFixes(t *testing.T) {

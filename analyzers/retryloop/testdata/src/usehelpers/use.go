@@ -42,3 +42,17 @@ func jitterViaFacts(ctx context.Context, c *http.Client, url string) error {
 	}
 	return errors.New("gave up")
 }
+
+func viaRetrier(url string) error {
+	return helpers.Retry(3, time.Second, func() error { // want `retry site: shape=helper bound=counter delay=fixed jitter=no ctx=unknown consulted remote`
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+func viaGrowing(op func() error) error {
+	return helpers.RetryGrow(5, 100*time.Millisecond, op) // want `retry site: shape=helper bound=counter delay=growing jitter=no ctx=unknown consulted`
+}
