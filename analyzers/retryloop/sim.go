@@ -267,7 +267,13 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				out = append(out, p)
 				continue
 			}
+			prevDecided, prevAt := p.decided, p.decidedAt
 			v := s.decide(st.Cond, p)
+			// A decision whose other branch leaves too does not tell
+			// leaving from retrying (if err != nil && x { return err }).
+			if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) {
+				p.decided, p.decidedAt = prevDecided, prevAt
+			}
 			other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
 			if v != No {
 				q := p
@@ -982,4 +988,36 @@ func (p *path) successDriven() bool {
 		}
 	}
 	return true
+}
+
+func (s *sim) elseLeaves(e ast.Stmt) bool {
+	if b, ok := e.(*ast.BlockStmt); ok {
+		return s.alwaysLeaves(b)
+	}
+	return false
+}
+
+// alwaysLeaves reports whether a block ends by leaving and has no way
+// round again inside (continue, the retry goto, a recursive call).
+func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
+	if !s.w.leaves(b) {
+		return false
+	}
+	round := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok == token.CONTINUE || n.Tok == token.GOTO {
+				round = true
+			}
+		case *ast.CallExpr:
+			if s.self != nil && callee(s.info, n) == s.self {
+				round = true
+			}
+		}
+		return !round
+	})
+	return !round
 }

@@ -309,3 +309,21 @@ func lag(ctx context.Context, read func() (int, error), observe func(int)) {
 		}
 	}
 }
+
+// Waiting for a state change, with an error consulted only on the way out
+// (grpc's blocking dial): the error never decides between leaving and
+// going round.
+func blockingDial(ctx context.Context, state func() int, connErr func() error, wait func(context.Context, int) bool) error {
+	for {
+		s := state()
+		if s == 2 {
+			return nil
+		}
+		if !wait(ctx, s) {
+			if err := connErr(); err != nil && s == 3 {
+				return err
+			}
+			return ctx.Err()
+		}
+	}
+}
