@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(FuncFact)},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
 }
 
 // ListFlag is a comma-separated list flag value.
@@ -89,10 +89,24 @@ func run(pass *analysis.Pass) (any, error) {
 		remote: map[*types.Func]bool{},
 		budget: map[*types.Func]bool{},
 	}
+	relevant := false
 	for _, imp := range pass.Pkg.Imports() {
 		if imp.Path() == "net/http" {
 			w.importsHTTP = true
 		}
+		if relevantImport(imp.Path()) {
+			relevant = true
+		}
+		var pf PkgFact
+		if pass.ImportPackageFact(imp, &pf) {
+			relevant = true
+		}
+	}
+	// Fast path: a package that reaches neither time, the network, a
+	// context nor a package with facts can hold no wait, remote call or
+	// deadline, so no retry site it has can be reported.
+	if !relevant && len(w.opts.RemotePkgs) == 0 && len(w.opts.BudgetFuncs) == 0 {
+		return &Result{}, nil
 	}
 	var fns []*fnScope
 	for _, file := range pass.Files {
@@ -118,6 +132,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	w.computeFacts(fns)
+	defer func() {
+		for _, f := range w.facts {
+			if f != nil {
+				pass.ExportPackageFact(&PkgFact{})
+				return
+			}
+		}
+	}()
 
 	res := &Result{}
 	env := w.libEnv()
@@ -362,4 +384,29 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		return true
 	})
 	return out
+}
+
+// PkgFact marks a package some of whose functions have facts: packages
+// importing it must be analyzed in full.
+type PkgFact struct{}
+
+// AFact marks PkgFact as an analysis fact.
+func (*PkgFact) AFact() {}
+
+func (*PkgFact) String() string { return "retry-relevant" }
+
+// relevantImport reports whether importing path can bring waits, remote
+// calls, contexts or budgets into a package.
+func relevantImport(path string) bool {
+	switch path {
+	case "time", "context", "net", "net/http", "net/rpc", "net/smtp", "database/sql", "crypto/tls", BudgetPath:
+		return true
+	}
+	for _, p := range remotePkgPrefixes {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	// Any module outside the standard library may reach the network.
+	return strings.Contains(strings.SplitN(path, "/", 2)[0], ".")
 }

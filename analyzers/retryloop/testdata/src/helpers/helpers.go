@@ -1,4 +1,4 @@
-package helpers
+package helpers // want package:"retry-relevant"
 
 import (
 	"context"
