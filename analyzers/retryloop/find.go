@@ -255,9 +255,23 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	waits := map[ast.Node]bool{}
 	consult := false
 	anySuccessExit := false
+	// onlyAborts reports whether every success path that looked at op
+	// aborts (t.Fatal, panic): a test repeating a call it expects to fail.
+	onlyAborts := func(op *ast.CallExpr) bool {
+		seen := false
+		for _, p := range succ {
+			if p.observed[op] {
+				if !p.abort {
+					return false
+				}
+				seen = true
+			}
+		}
+		return seen
+	}
 	for op := range s.ops {
-		if !s.kept[op] {
-			continue // its outcome is discarded: it cannot be retried on failure
+		if !s.kept[op] || onlyAborts(op) {
+			continue // its outcome is discarded, or success is the failure
 		}
 		exits := successExits(op)
 		for _, mode := range []opMode{modeErr, modeStatus} {

@@ -327,3 +327,14 @@ func blockingDial(ctx context.Context, state func() int, connErr func() error, w
 		}
 	}
 }
+
+// A test repeating a call it expects to fail (net's lookup tests): success
+// aborts the test, failure is the expected outcome.
+func expectFailure(ctx context.Context, n int, lookup func(context.Context) error) {
+	for i := 0; i < n; i++ {
+		if err := lookup(ctx); err == nil {
+			panic("lookup should fail")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
