@@ -9,7 +9,7 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retryidempotency.Analyzer, "a", "clean")
+	analysistest.Run(t, analysistest.TestData(), retryidempotency.Analyzer, "a", "clean", "handed")
 }
 
 func TestFixes(t *testing.T) {

@@ -35,6 +35,9 @@ type RetrierFact struct {
 	Jitter     bool // the helper adds randomness to the delay
 	Budget     bool // the helper consults a budget
 	Bound      Bound
+	// ResendParam is the *http.Request parameter the helper re-sends on
+	// every attempt, or -1.
+	ResendParam int
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -67,7 +70,11 @@ func (f *FuncFact) String() string {
 		}
 	}
 	if r := f.Retrier; r != nil {
-		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t)", r.OpParam, r.DelayParam, r.Grows)
+		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t", r.OpParam, r.DelayParam, r.Grows)
+		if r.ResendParam >= 0 {
+			s += fmt.Sprintf(" resends=%d", r.ResendParam)
+		}
+		s += ")"
 	}
 	return s
 }
@@ -375,7 +382,19 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		if s.Shape == ShapeLibrary || s.Consume {
 			continue
 		}
-		r := &RetrierFact{OpParam: -1, DelayParam: -1, Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		for _, req := range s.Requests {
+			if req.Send == nil || len(req.Send.Args) != 1 || !slicesContains(s.Ops, req.Send) {
+				continue
+			}
+			if id, ok := ast.Unparen(req.Send.Args[0]).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok {
+					if i := w.paramIndex(v, fs.typ); i >= 0 && isNamed(v.Type(), "net/http", "Request") {
+						r.ResendParam = i
+					}
+				}
+			}
+		}
 		for _, op := range s.Ops {
 			if id, ok := ast.Unparen(op.Fun).(*ast.Ident); ok {
 				if v, ok := w.info.Uses[id].(*types.Var); ok {
@@ -395,9 +414,18 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 				}
 			}
 		}
-		if r.OpParam >= 0 || r.DelayParam >= 0 {
+		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 {
 			return r
 		}
 	}
 	return nil
+}
+
+func slicesContains(ops []*ast.CallExpr, c *ast.CallExpr) bool {
+	for _, op := range ops {
+		if op == c {
+			return true
+		}
+	}
+	return false
 }

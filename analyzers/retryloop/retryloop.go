@@ -366,6 +366,15 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 				return true
 			})
 		}
+		if r.ResendParam >= 0 && r.ResendParam < len(call.Args) {
+			// The request is built here and re-sent there: judge it here.
+			req := &Request{Send: call, Pos: call.Pos(), Via: fn}
+			w.resolveRequest(req, call.Args[r.ResendParam], fs, fs.body)
+			if req.Build != nil {
+				req.Pos = req.Build.Pos()
+				site.Requests = append(site.Requests, req)
+			}
+		}
 		if r.DelayParam >= 0 && r.DelayParam < len(call.Args) {
 			wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: call.Args[r.DelayParam], Related: []token.Pos{fn.Pos()}}
 			w.judgeDelay(wt)
@@ -374,9 +383,12 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 			}
 			wt.Jitter = wt.Jitter || r.Jitter
 			site.Waits = append(site.Waits, wt)
-		} else if r.OpParam >= 0 {
+		} else {
+			if len(site.Requests) == 0 && site.Remote == nil {
+				return true // nothing to judge here
+			}
 			// The helper's own wait is judged where the helper is.
-			return true
+			site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
 		}
 		site.Ctx.Attempts = DeadlineUnknown
 		site.Ctx.Consulted = true // the helper's waits are its own business

@@ -56,3 +56,15 @@ func viaRetrier(url string) error {
 func viaGrowing(op func() error) error {
 	return helpers.RetryGrow(5, 100*time.Millisecond, op) // want `retry site: shape=helper bound=counter delay=growing jitter=no ctx=unknown consulted`
 }
+
+func viaSend(ctx context.Context, c *http.Client, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := helpers.Send(c, req) // want `retry site: shape=helper bound=counter delay=unknown jitter=no ctx=unknown consulted req=POST`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
