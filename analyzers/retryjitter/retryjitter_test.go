@@ -1,6 +1,7 @@
 package retryjitter_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -8,8 +9,14 @@ import (
 	"github.com/retrylint/retrylint/analyzers/retryjitter"
 )
 
+// TestShared runs over the negatives every analyzer shares: loops of the
+// excluded kinds, and careful retries (analyzers/testdata).
+func TestShared(t *testing.T) {
+	analysistest.Run(t, filepath.Join(analysistest.TestData(), "..", "..", "testdata"), retryjitter.Analyzer, "excluded", "clean")
+}
+
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a", "clean")
+	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a")
 }
 
 // TestLibraries runs over a module requiring the real libraries (the

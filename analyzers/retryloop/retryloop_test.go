@@ -1,6 +1,7 @@
 package retryloop_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,7 +25,8 @@ var printer = &analysis.Analyzer{
 }
 
 func TestModel(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), printer, "shapes", "excluded", "usehelpers")
+	analysistest.Run(t, analysistest.TestData(), printer, "shapes", "usehelpers")
+	analysistest.Run(t, filepath.Join(analysistest.TestData(), "..", "..", "testdata"), printer, "excluded")
 }
 
 // TestFacts pins the facts exported for helper functions.
