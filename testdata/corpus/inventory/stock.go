@@ -1,0 +1,63 @@
+// Package inventory calls the stock service through the shared wire
+// helpers and the in-house retry helper.
+package inventory
+
+import (
+	"net/http"
+	"os"
+	"time"
+
+	"example.com/corpus/internal/retryutil"
+	"example.com/corpus/internal/wire"
+)
+
+// Client is a stock service client.
+type Client struct {
+	base string
+	hc   *http.Client
+}
+
+// Level is a stock level.
+type Level struct {
+	SKU   string `json:"sku"`
+	Count int    `json:"count"`
+}
+
+// Stock retries the cross-package network helper, 200ms apart.
+func (c *Client) Stock(sku string) (Level, error) {
+	var lastErr error
+	for i := 0; i < 3; i++ {
+		var l Level
+		err := wire.GetJSON(c.hc, c.base+"/v1/stock/"+sku, &l)
+		if err == nil {
+			return l, nil
+		}
+		lastErr = err
+		time.Sleep(200 * time.Millisecond)
+	}
+	return Level{}, lastErr
+}
+
+func (c *Client) ping() error {
+	resp, err := c.hc.Get(c.base + "/healthz")
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Warmup retries a health check through the generic helper with a
+// constant delay.
+func (c *Client) Warmup() error {
+	return retryutil.Do(3, time.Second, func() error {
+		return c.ping()
+	})
+}
+
+// Publish renames a local snapshot into place; Windows virus scanners
+// hold files open, hence the retry.
+func Publish(tmp, final string) error {
+	return retryutil.Do(5, 50*time.Millisecond, func() error {
+		return os.Rename(tmp, final)
+	})
+}
