@@ -72,9 +72,24 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
 			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
 			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
-			SuggestedFixes: budgetFix(pass, s, decl),
+			SuggestedFixes: fixesFor(pass, s, decl),
 		})
 	}
+}
+
+// fixesFor returns the budget guard and, for the plain shape, the
+// rewrite onto budget.Do as an alternative. The guard stays first (go vet
+// -fix and retrylint -fix apply the first fix) and the alternative comes
+// only with it, so it is never the one applied unasked.
+func fixesFor(pass *analysis.Pass, s *retryloop.Site, decl *decls) []analysis.SuggestedFix {
+	fs := budgetFix(pass, s, decl)
+	if len(fs) == 0 {
+		return nil
+	}
+	if alt := doFix(pass, s); alt != nil {
+		fs = append(fs, *alt)
+	}
+	return fs
 }
 
 // budgetDecls chooses the one file that declares the budget variables the

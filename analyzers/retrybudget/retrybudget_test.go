@@ -1,7 +1,9 @@
 package retrybudget_test
 
 import (
+	"go/ast"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -20,5 +22,46 @@ func Test(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo")
+}
+
+// TestDoFixOffered pins where the budget.Do alternative is offered: in
+// testdata/src/fixdo, exactly on the loops of the functions named
+// replace*, always second after the budget guard. The golden archives
+// check only the fixes they name, so a stray alternative would go
+// unnoticed there.
+func TestDoFixOffered(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "fixdo")
+	offered := map[string]bool{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			var fn string
+			for _, f := range r.Pass.Files {
+				for _, decl := range f.Decls {
+					if fd, ok := decl.(*ast.FuncDecl); ok && fd.Pos() <= d.Pos && d.Pos < fd.End() {
+						fn = fd.Name.Name
+					}
+				}
+			}
+			var alt bool
+			for i, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "Replace the loop with budget.Do") {
+					alt = true
+					if i != 1 {
+						t.Errorf("%s: the alternative is fix %d, want 1 (the guard first)", fn, i)
+					}
+				}
+			}
+			if want := strings.HasPrefix(fn, "replace"); alt != want {
+				t.Errorf("%s: alternative offered = %v, want %v", fn, alt, want)
+			}
+			offered[fn] = alt
+		}
+	}
+	for _, fn := range []string{"replaceFetch", "replacePing", "replaceConn", "replaceHead", "keepLoopVarUsed", "keepExtraStatement",
+		"keepNoContext", "keepTooMany", "keepNoErrorResult", "keepLocalError", "keepWorkAfter", "keepWaitEffect", "keepAssigned"} {
+		if _, ok := offered[fn]; !ok {
+			t.Errorf("%s: no diagnostic", fn)
+		}
+	}
 }
