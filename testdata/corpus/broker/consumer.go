@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"log"
+	"math/rand/v2"
 	"net"
 	"sync/atomic"
 	"time"
@@ -200,5 +201,27 @@ func (o *Offsets) Advance(to int64) bool {
 		if o.committed.CompareAndSwap(cur, to) {
 			return true
 		}
+	}
+}
+
+// Poller long-polls a queue and pauses a jittered second after errors.
+type Poller struct {
+	conn   *Conn
+	handle func(Message)
+}
+
+// Run consumes until ctx is done.
+func (p *Poller) Run(ctx context.Context) error {
+	for {
+		m, err := p.conn.Fetch(ctx)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Second + time.Duration(rand.Int64N(int64(time.Second)))):
+			}
+			continue
+		}
+		p.handle(m)
 	}
 }

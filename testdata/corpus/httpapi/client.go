@@ -402,3 +402,30 @@ func (c *Client) GetWithPolicy(ctx context.Context, path string) ([]byte, error)
 	}
 	return nil, lastErr
 }
+
+// GetBlob retries gateway errors chosen by a switch on the status code.
+func (c *Client) GetBlob(ctx context.Context, name string) ([]byte, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/blobs/"+name, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			resp.Body.Close()
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		defer resp.Body.Close()
+		return io.ReadAll(resp.Body)
+	}
+	return nil, errStatus
+}

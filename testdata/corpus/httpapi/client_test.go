@@ -37,3 +37,18 @@ func TestServerUp(t *testing.T) {
 	}
 	waitForServer(t, "http://127.0.0.1:8080/healthz")
 }
+
+// TestEndpoints checks each endpoint once (a table loop).
+func TestEndpoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a server")
+	}
+	for _, u := range []string{"http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b"} {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Errorf("GET %s: %v", u, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+}

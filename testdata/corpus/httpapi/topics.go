@@ -84,3 +84,18 @@ func (c *Client) CreateSubscription(ctx context.Context, topic, name string) err
 	}
 	return decode(resp, nil)
 }
+
+// CreateQueue mints the key into a variable before handing the POST over.
+func (c *Client) CreateQueue(ctx context.Context, name string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/queues", bytes.NewReader([]byte(`{"name":"`+name+`"}`)))
+	if err != nil {
+		return err
+	}
+	key := newKey()
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := c.doWithRetry(ctx, req)
+	if err != nil {
+		return err
+	}
+	return decode(resp, nil)
+}

@@ -203,3 +203,19 @@ func (p *Pool) Get(ctx context.Context) (*Conn, error) {
 		}
 	}
 }
+
+// WaitForLeader dials for at most thirty seconds: the loop is bounded by
+// elapsed time.
+func WaitForLeader(addr string) (net.Conn, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	var lastErr error
+	for time.Now().Before(deadline) {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			return conn, nil
+		}
+		lastErr = err
+		time.Sleep(time.Second)
+	}
+	return nil, fmt.Errorf("rpc: no leader within 30s: %w", lastErr)
+}

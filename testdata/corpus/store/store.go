@@ -180,3 +180,26 @@ func (s *Store) InTxLimited(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	return err
 }
+
+// Upsert decides on the error with a switch, retrying transient errors a
+// fixed 200ms apart.
+func (s *Store) Upsert(ctx context.Context, o Order) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		_, err = s.db.ExecContext(ctx, `INSERT INTO orders (id, status) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET status = $2`, o.ID, o.Status)
+		switch {
+		case err == nil:
+			return nil
+		case isTransient(err):
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
+		default:
+			return err
+		}
+	}
+	return err
+}

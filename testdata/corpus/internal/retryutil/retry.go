@@ -16,3 +16,12 @@ func Do(attempts int, delay time.Duration, fn func() error) error {
 	}
 	return err
 }
+
+// Exponential returns 100ms doubled n times, capped at ten seconds.
+func Exponential(n int) time.Duration {
+	d := 100 * time.Millisecond << n
+	if d <= 0 || d > 10*time.Second {
+		return 10 * time.Second
+	}
+	return d
+}
