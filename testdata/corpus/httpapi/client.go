@@ -429,3 +429,26 @@ func (c *Client) GetBlob(ctx context.Context, name string) ([]byte, error) {
 	}
 	return nil, errStatus
 }
+
+// Rotating is a client that moves to the next server after a failure
+// (the server-pool shape of nats.go and the consul agent list).
+type Rotating struct {
+	servers []string
+	cur     int
+	hc      *http.Client
+}
+
+// Get asks each server at most once, advancing the cursor on failure.
+func (r *Rotating) Get(path string) ([]byte, error) {
+	var lastErr error
+	for attempt := 0; attempt < len(r.servers); attempt++ {
+		resp, err := r.hc.Get(r.servers[r.cur] + path)
+		if err == nil {
+			defer resp.Body.Close()
+			return io.ReadAll(resp.Body)
+		}
+		lastErr = err
+		r.cur = (r.cur + 1) % len(r.servers)
+	}
+	return nil, lastErr
+}

@@ -219,3 +219,24 @@ func WaitForLeader(addr string) (net.Conn, error) {
 	}
 	return nil, fmt.Errorf("rpc: no leader within 30s: %w", lastErr)
 }
+
+// Call sends to the brokers in turn from the cursor, moving a local
+// cursor after each failure.
+func (cl *Cluster) Call(ctx context.Context, payload []byte) ([]byte, error) {
+	var d net.Dialer
+	lastErr := errors.New("rpc: no brokers")
+	cur := cl.next
+	for n := 0; n < len(cl.brokers); n++ {
+		conn, err := d.DialContext(ctx, "tcp", cl.brokers[cur])
+		if err == nil {
+			defer conn.Close()
+			if _, err := conn.Write(payload); err != nil {
+				return nil, err
+			}
+			return bufio.NewReader(conn).ReadBytes('\n')
+		}
+		lastErr = err
+		cur = (cur + 1) % len(cl.brokers)
+	}
+	return nil, lastErr
+}
