@@ -225,3 +225,24 @@ func (p *Poller) Run(ctx context.Context) error {
 		p.handle(m)
 	}
 }
+
+// Reader commits nothing and retries a failed fetch at once.
+type Reader struct {
+	conn   *Conn
+	handle func(Message)
+}
+
+// Run spins on fetch errors without pausing.
+func (r *Reader) Run(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := r.conn.Fetch(ctx)
+		if err != nil {
+			log.Printf("broker: fetch: %v", err)
+			continue
+		}
+		r.handle(m)
+	}
+}

@@ -13,8 +13,9 @@ import (
 
 // Client is a stock service client.
 type Client struct {
-	base string
-	hc   *http.Client
+	base       string
+	hc         *http.Client
+	RetryDelay time.Duration
 }
 
 // Level is a stock level.
@@ -59,5 +60,13 @@ func (c *Client) Warmup() error {
 func Publish(tmp, final string) error {
 	return retryutil.Do(5, 50*time.Millisecond, func() error {
 		return os.Rename(tmp, final)
+	})
+}
+
+// Refresh retries through the generic helper with the delay the caller
+// configured: the delay is unknown, the missing budget is not.
+func (c *Client) Refresh() error {
+	return retryutil.Do(3, c.RetryDelay, func() error {
+		return c.ping()
 	})
 }
