@@ -2,6 +2,9 @@ package analyzers_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
 	"maps"
 	"os"
 	"os/exec"
@@ -9,12 +12,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // TestFixesCompile copies every fix test package to a module that
 // requires the real budget library, runs `retrylint -fix` over it, and
 // checks that the result equals the golden files, builds, vets clean, and
 // that a second -fix changes nothing.
+//
+// A golden file may be a txtar archive with one section per fix message
+// (analysistest's form for diagnostics offering alternative fixes). Its
+// first section is then what -fix gives, which applies the first fix of
+// each diagnostic; the alternatives, which only an editor applies, are
+// checked by TestAlternativeFixesCompile.
 func TestFixesCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and a module; skipped with -short")
@@ -66,6 +77,9 @@ func TestFixesCompile(t *testing.T) {
 		golden, err := os.ReadFile(g)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if ar := goldenArchive(t, g); ar != nil {
+			golden = ar.Files[0].Data
 		}
 		want[dst] = golden
 	}
@@ -128,4 +142,224 @@ func run(t *testing.T, dir, name string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
+}
+
+// goldenArchive returns the golden file g as a txtar archive, or nil when
+// it is a plain Go file.
+func goldenArchive(t *testing.T, g string) *txtar.Archive {
+	t.Helper()
+	ar, err := txtar.ParseFile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ar.Files) == 0 {
+		return nil
+	}
+	if len(bytes.TrimSpace(ar.Comment)) > 0 {
+		t.Fatalf("%s: a golden archive has no leading comment", g)
+	}
+	return ar
+}
+
+// TestAlternativeFixesCompile applies, one at a time, every fix that is
+// not the first of its diagnostic (the alternatives an editor offers and
+// -fix never applies) to the fix test packages, as the editor would: the
+// edits alone, no import clean-up or formatting afterwards. Each result
+// must build and vet clean against the real budget library, and where
+// the fix is the only one of its message in a file with a golden
+// archive, equal that section once formatted. The archive sections
+// themselves must build too.
+func TestAlternativeFixesCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and a module; skipped with -short")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := retrylintBinary(t)
+	goldens, err := filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no golden files found (%v)", err)
+	}
+	orig, alt := t.TempDir(), t.TempDir()
+	gomod := "module example.com/fixed\n\ngo 1.26\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(root, "budget") + "\n"
+	for _, m := range []string{orig, alt} {
+		if err := os.WriteFile(filepath.Join(m, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// pkg -> file name -> original source; file path in orig -> archive
+	pkgs := map[string]map[string][]byte{}
+	archives := map[string]*txtar.Archive{}
+	analyzerOf := map[string]string{}
+	for _, g := range goldens {
+		rel, _ := filepath.Rel(filepath.Join(root, "analyzers"), g)
+		analyzer := strings.Split(rel, string(filepath.Separator))[0]
+		name := analyzer + "_" + filepath.Base(filepath.Dir(g))
+		analyzerOf[name] = analyzer
+		src, err := os.ReadFile(strings.TrimSuffix(g, ".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := strings.TrimSuffix(filepath.Base(g), ".golden")
+		if pkgs[name] == nil {
+			pkgs[name] = map[string][]byte{}
+		}
+		pkgs[name][base] = src
+		if err := os.MkdirAll(filepath.Join(orig, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(orig, name, base), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ar := goldenArchive(t, g); ar != nil {
+			archives[filepath.Join(name, base)] = ar
+		}
+	}
+
+	type edit struct {
+		Filename   string
+		Start, End int
+		New        string
+	}
+	type fix struct {
+		Message string
+		Edits   []edit
+	}
+	type diagnostic struct {
+		Posn           string
+		SuggestedFixes []fix `json:"suggested_fixes"`
+	}
+	var alts []fix
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		cmd := exec.Command(bin, "-"+analyzerOf[name], "-json", "./"+name)
+		cmd.Dir = orig
+		out, _ := cmd.Output()
+		var tree map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(out, &tree); err != nil {
+			t.Fatalf("%s: decoding -json output: %v\n%s", name, err, out)
+		}
+		for _, byAnalyzer := range tree {
+			for an, raw := range byAnalyzer {
+				var diags []diagnostic
+				if err := json.Unmarshal(raw, &diags); err != nil {
+					t.Fatalf("%s: %s: %s", name, an, raw)
+				}
+				for _, d := range diags {
+					if len(d.SuggestedFixes) > 1 {
+						alts = append(alts, d.SuggestedFixes[1:]...)
+					}
+				}
+			}
+		}
+	}
+
+	// How many fixes of each message edit each file: a section of an
+	// archive is the sum of them all.
+	perFileMsg := map[string]int{}
+	for _, f := range alts {
+		seen := map[string]bool{}
+		for _, e := range f.Edits {
+			if k := e.Filename + "\x00" + f.Message; !seen[k] {
+				seen[k] = true
+				perFileMsg[k]++
+			}
+		}
+	}
+	sectionsChecked := 0
+	for i, f := range alts {
+		byFile := map[string][]edit{}
+		for _, e := range f.Edits {
+			byFile[e.Filename] = append(byFile[e.Filename], e)
+		}
+		var pkg string
+		for fn := range byFile {
+			rel, err := filepath.Rel(orig, fn)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				t.Fatalf("fix %q edits %s outside the test packages", f.Message, fn)
+			}
+			p := filepath.Dir(rel)
+			if pkg != "" && p != pkg {
+				t.Fatalf("fix %q edits two packages", f.Message)
+			}
+			pkg = p
+		}
+		dir := filepath.Join(alt, fmt.Sprintf("%s_alt%d", pkg, i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for base, src := range pkgs[pkg] {
+			fn := filepath.Join(orig, pkg, base)
+			got := src
+			if es := byFile[fn]; len(es) > 0 {
+				slices.SortStableFunc(es, func(a, b edit) int { return a.Start - b.Start })
+				var buf bytes.Buffer
+				at := 0
+				for _, e := range es {
+					if e.Start < at {
+						t.Fatalf("fix %q: overlapping edits in %s", f.Message, fn)
+					}
+					buf.Write(src[at:e.Start])
+					buf.WriteString(e.New)
+					at = e.End
+				}
+				buf.Write(src[at:])
+				got = buf.Bytes()
+				ar := archives[filepath.Join(pkg, base)]
+				if ar != nil && perFileMsg[fn+"\x00"+f.Message] == 1 {
+					idx := slices.IndexFunc(ar.Files, func(s txtar.File) bool { return s.Name == f.Message })
+					if idx < 0 {
+						t.Errorf("%s: golden archive has no section %q", fn, f.Message)
+					} else {
+						sectionsChecked++
+						formatted, err := format.Source(got)
+						if err != nil {
+							t.Errorf("%s: fix %q gives invalid Go: %v\n%s", fn, f.Message, err, got)
+						} else if !bytes.Equal(formatted, ar.Files[idx].Data) {
+							t.Errorf("%s: fix %q applied alone differs from its golden section:\n%s", fn, f.Message, formatted)
+						}
+					}
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, base), got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The sections of one message, across the files of a package, make a
+	// whole package.
+	type pkgMsg struct{ pkg, msg string }
+	sections := map[pkgMsg]map[string][]byte{}
+	for key, ar := range archives {
+		pkg, base := filepath.Dir(key), filepath.Base(key)
+		for _, s := range ar.Files {
+			k := pkgMsg{pkg, s.Name}
+			if sections[k] == nil {
+				sections[k] = map[string][]byte{}
+			}
+			sections[k][base] = s.Data
+		}
+	}
+	n := 0
+	for k, files := range sections {
+		n++
+		dir := filepath.Join(alt, fmt.Sprintf("%s_section%d", k.pkg, n))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for b, src := range pkgs[k.pkg] {
+			if data, ok := files[b]; ok {
+				src = data
+			}
+			if err := os.WriteFile(filepath.Join(dir, b), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(archives) > 0 && (len(alts) == 0 || sectionsChecked == 0) {
+		t.Errorf("golden archives exist but no alternative fix was checked against one (%d alternatives)", len(alts))
+	}
+	run(t, alt, "go", "build", "./...")
+	run(t, alt, "go", "vet", "./...")
 }
