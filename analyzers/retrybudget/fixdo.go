@@ -124,6 +124,10 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	edits = append(edits, dropped...)
 	bname, bimp := fixes.Import(pass, file, fixes.BudgetPath, "budget", start)
 	cname, cimp := fixes.Import(pass, file, "context", "context", start)
+	// An import reused under its name must not be shadowed at the loop.
+	if shadowed(pass, bname, start) || shadowed(pass, cname, start) {
+		return nil
+	}
 	edits = append(edits, bimp...)
 	edits = append(edits, cimp...)
 
@@ -141,6 +145,20 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 			" attempts, full-jitter backoff, shared budget; the last error comes back wrapped)",
 		TextEdits: edits,
 	}
+}
+
+// shadowed reports whether name means something other than a package at pos.
+func shadowed(pass *analysis.Pass, name string, pos token.Pos) bool {
+	sc := pass.Pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return true
+	}
+	_, obj := sc.LookupParent(name, pos)
+	if obj == nil {
+		return false
+	}
+	_, isPkg := obj.(*types.PkgName)
+	return !isPkg
 }
 
 func funcType(fn ast.Node) *ast.FuncType {

@@ -38,8 +38,17 @@ func TestDoFixOffered(t *testing.T) {
 			var fn string
 			for _, f := range r.Pass.Files {
 				for _, decl := range f.Decls {
-					if fd, ok := decl.(*ast.FuncDecl); ok && fd.Pos() <= d.Pos && d.Pos < fd.End() {
-						fn = fd.Name.Name
+					switch decl := decl.(type) {
+					case *ast.FuncDecl:
+						if decl.Pos() <= d.Pos && d.Pos < decl.End() {
+							fn = decl.Name.Name
+						}
+					case *ast.GenDecl: // var name = func(...) {...}
+						for _, spec := range decl.Specs {
+							if vs, ok := spec.(*ast.ValueSpec); ok && vs.Pos() <= d.Pos && d.Pos < vs.End() {
+								fn = vs.Names[0].Name
+							}
+						}
 					}
 				}
 			}
@@ -59,7 +68,7 @@ func TestDoFixOffered(t *testing.T) {
 		}
 	}
 	for _, fn := range []string{"replaceFetch", "replacePing", "replaceConn", "replaceHead", "keepLoopVarUsed", "keepExtraStatement",
-		"keepNoContext", "keepTooMany", "keepNoErrorResult", "keepLocalError", "keepWorkAfter", "keepWaitEffect", "keepAssigned"} {
+		"keepNoContext", "keepTooMany", "keepNoErrorResult", "keepLocalError", "keepWorkAfter", "keepWaitEffect", "keepAssigned", "replaceInLiteral", "keepDoneWork", "keepContextShadowed"} {
 		if _, ok := offered[fn]; !ok {
 			t.Errorf("%s: no diagnostic", fn)
 		}

@@ -169,3 +169,47 @@ func keepAssigned(ctx context.Context, c *http.Client, req *http.Request) (*http
 	}
 	return nil, errors.New("gave up")
 }
+
+// A function literal, an error-only call, time.Sleep with a computed
+// delay free of effects.
+var replaceInLiteral = func(ctx context.Context, db *sql.DB) error {
+	for i := 0; i < 2; i++ { // want `retry loop has no retry budget`
+		err := db.PingContext(ctx)
+		if err == nil {
+			return err
+		}
+		time.Sleep(time.Duration(50) * time.Millisecond)
+	}
+	return fmt.Errorf("ping: gave up")
+}
+
+// Negative: the cancellation branch does more than give up.
+func keepDoneWork(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
+	for range 3 { // want `retry loop has no retry budget`
+		resp, err := c.Do(req.WithContext(ctx))
+		if err == nil {
+			return resp, nil
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Println("canceled")
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, errors.New("gave up")
+}
+
+// Negative: the context name is shadowed by a non-context at the loop.
+func keepContextShadowed(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
+	context := "shadow"
+	_ = context
+	for range 3 { // want `retry loop has no retry budget`
+		resp, err := c.Do(req.WithContext(ctx))
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("gave up")
+}
