@@ -2,6 +2,7 @@ package analyzers_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +39,9 @@ type corpusExpectation struct {
 	want    []string
 	knownFN []string
 	knownFP []string
+	// knownFixVet lists "file.go:Func" whose code go vet rejects after
+	// -fix ("FIXVET <file.go:Func>" lines in the known section).
+	knownFixVet []string
 }
 
 func readCorpusExpectation(t *testing.T) corpusExpectation {
@@ -71,8 +76,10 @@ func readCorpusExpectation(t *testing.T) corpusExpectation {
 			e.knownFN = append(e.knownFN, strings.TrimSpace(entry))
 		case ok && kind == "FP":
 			e.knownFP = append(e.knownFP, strings.TrimSpace(entry))
+		case ok && kind == "FIXVET":
+			e.knownFixVet = append(e.knownFixVet, strings.TrimSpace(entry))
 		default:
-			t.Fatalf("EXPECTED.txt:%d: a known line is \"FN <finding>\" or \"FP <finding>\": %q", n, l)
+			t.Fatalf("EXPECTED.txt:%d: a known line is \"FN <finding>\", \"FP <finding>\" or \"FIXVET <file.go:Func>\": %q", n, l)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -286,4 +293,79 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Error(b.String())
 	}
+}
+
+var vetLine = regexp.MustCompile(`^(?:vet: )?(\S+\.go):(\d+):(\d+): (.*)$`)
+
+// TestCorpusFix applies every first fix to a copy of the corpus: the
+// result must build, and go vet must find nothing in it (known fix bugs,
+// "FIXVET file.go:Func" in EXPECTED.txt, are logged instead).
+func TestCorpusFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and the corpus; skipped with -short")
+	}
+	bin := retrylintBinary(t)
+	exp := readCorpusExpectation(t)
+	dir := copyCorpus(t)
+	fix := exec.Command(bin, append(corpusArgs[1:], "-fix", "./...")...)
+	fix.Dir = dir
+	if out, err := fix.CombinedOutput(); bytes.Contains(out, []byte("conflict")) {
+		t.Errorf("fixes conflicted (%v):\n%s", err, out)
+	}
+	run(t, dir, "go", "build", "./...")
+	vet := exec.Command("go", "vet", "./...")
+	vet.Dir = dir
+	out, _ := vet.CombinedOutput()
+	idx := newFuncIndex(t)
+	for _, l := range strings.Split(string(out), "\n") {
+		m := vetLine.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		where := idx.at(t, dir, file+":"+m[2]+":"+m[3])
+		if slices.Contains(exp.knownFixVet, where) {
+			t.Logf("known fix bug: go vet after -fix in %s: %s", where, m[4])
+			continue
+		}
+		t.Errorf("go vet after -fix in %s: %s", where, m[4])
+	}
+}
+
+// copyCorpus copies the corpus to a temp dir, pointing its replace at the
+// budget module of this checkout.
+func copyCorpus(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budgetDir, _ := filepath.Abs(filepath.Join("..", "budget"))
+	dst := t.TempDir()
+	err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod" {
+			data = regexp.MustCompile(`(?m)^replace github.com/retrylint/retrylint/budget => .*$`).
+				ReplaceAll(data, []byte("replace github.com/retrylint/retrylint/budget => "+budgetDir))
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
