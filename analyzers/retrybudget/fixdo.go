@@ -171,6 +171,7 @@ func funcType(fn ast.Node) *ast.FuncType {
 	return nil
 }
 
+// isError reports whether t is the predeclared error type.
 func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
@@ -256,6 +257,7 @@ func countedLoop(pass *analysis.Pass, n ast.Node) *counted {
 	return &counted{body: body, n: v, nText: nText}
 }
 
+// isIntConst reports whether e is the integer constant want.
 func isIntConst(pass *analysis.Pass, e ast.Expr, want int64) bool {
 	tv, ok := pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
@@ -372,11 +374,13 @@ func nilCheck(pass *analysis.Pass, cond ast.Expr, errObj types.Object) bool {
 	return isVar(pass, b.X, errObj) && isNil(pass, b.Y) || isNil(pass, b.X) && isVar(pass, b.Y, errObj)
 }
 
+// isVar reports whether e names the variable obj.
 func isVar(pass *analysis.Pass, e ast.Expr, obj types.Object) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && pass.TypesInfo.Uses[id] == obj
 }
 
+// isNil reports whether e is the predeclared nil.
 func isNil(pass *analysis.Pass, e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
@@ -629,6 +633,8 @@ func removedRefsOK(pass *analysis.Pass, fn ast.Node, ft *ast.FuncType, ctxVar *t
 	return ok
 }
 
+// inSignature reports whether pos lies in the receiver, parameters or
+// results of fn: those may go unused without a compile error.
 func inSignature(fn ast.Node, ft *ast.FuncType, pos token.Pos) bool {
 	if fd, isDecl := fn.(*ast.FuncDecl); isDecl && fd.Recv != nil && fd.Recv.Pos() <= pos && pos < fd.Recv.End() {
 		return true
