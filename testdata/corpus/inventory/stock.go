@@ -3,6 +3,10 @@
 package inventory
 
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"os"
 	"time"
@@ -69,4 +73,44 @@ func (c *Client) Refresh() error {
 	return retryutil.Do(3, c.RetryDelay, func() error {
 		return c.ping()
 	})
+}
+
+// Reserve POSTs a reservation from a closure the generic helper retries;
+// no key.
+func (c *Client) Reserve(sku string, qty int) error {
+	body := []byte(fmt.Sprintf(`{"sku":%q,"qty":%d}`, sku, qty))
+	return retryutil.Do(3, time.Second, func() error {
+		req, err := http.NewRequest(http.MethodPost, c.base+"/v1/reservations", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// Release POSTs with a key minted once, from the same kind of closure.
+func (c *Client) Release(reservation string) error {
+	key := newKey()
+	return retryutil.Do(3, time.Second, func() error {
+		req, err := http.NewRequest(http.MethodPost, c.base+"/v1/reservations/"+reservation+"/release", nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+func newKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
