@@ -4,8 +4,10 @@ package inventory
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -113,4 +115,22 @@ func newKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// Levels reads all levels through the generic value helper, half a
+// second apart.
+func (c *Client) Levels(ctx context.Context) ([]Level, error) {
+	return retryutil.Value(ctx, 3, 500*time.Millisecond, func(ctx context.Context) ([]Level, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/stock", nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		var out []Level
+		return out, json.NewDecoder(resp.Body).Decode(&out)
+	})
 }

@@ -1,7 +1,10 @@
 // Package retryutil is the kind of small retry helper every codebase grows.
 package retryutil
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Do calls fn up to attempts times, waiting delay between attempts.
 func Do(attempts int, delay time.Duration, fn func() error) error {
@@ -24,4 +27,23 @@ func Exponential(n int) time.Duration {
 		return 10 * time.Second
 	}
 	return d
+}
+
+// Value calls fn up to attempts times, waiting delay between attempts or
+// until ctx is done, and returns its first successful value.
+func Value[T any](ctx context.Context, attempts int, delay time.Duration, fn func(context.Context) (T, error)) (T, error) {
+	var zero T
+	var err error
+	for i := 0; i < attempts; i++ {
+		var v T
+		if v, err = fn(ctx); err == nil {
+			return v, nil
+		}
+		select {
+		case <-ctx.Done():
+			return zero, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+	return zero, err
 }
