@@ -25,10 +25,11 @@ import (
 var corpusDir = filepath.Join("..", "testdata", "corpus")
 
 // corpusArgs are the flags the corpus is checked with: the in-house
-// limiter is a budget by configuration.
+// limiter is a budget and PayPal-Request-Id a key header by configuration.
 var corpusArgs = []string{
 	"-json",
 	"-retrybudget.budget-funcs=example.com/corpus/internal/throttle.Limiter.Allow",
+	"-retryidempotency.headers=PayPal-Request-Id",
 }
 
 // corpusExpectation is EXPECTED.txt: the findings the SPEC requires, and

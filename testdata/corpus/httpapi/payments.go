@@ -145,3 +145,61 @@ func (c *Client) UpdateInvoice(ctx context.Context, id string, body []byte) erro
 	}
 	return lastErr
 }
+
+// CreatePayPalOrder keys the POST with the provider's own header, named
+// to retrylint with -retryidempotency.headers.
+func (c *Client) CreatePayPalOrder(ctx context.Context, requestID string, body []byte) error {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			if !c.retries.Allow() {
+				break
+			}
+			if err := budget.Sleep(ctx, c.backoff.Delay(attempt-1)); err != nil {
+				return err
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v2/checkout/orders", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("PayPal-Request-Id", requestID)
+		resp, err := c.hc.Do(req)
+		c.retries.Record(err)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		return decode(resp, nil)
+	}
+	return lastErr
+}
+
+// Publish POSTs an event whose id in the body dedupes it; the finding is
+// documented away.
+func (c *Client) Publish(ctx context.Context, event []byte) error {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			if !c.retries.Allow() {
+				break
+			}
+			if err := budget.Sleep(ctx, c.backoff.Delay(attempt-1)); err != nil {
+				return err
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/events", bytes.NewReader(event))
+		if err != nil {
+			return err
+		}
+		//retrylint:ignore retryidempotency the event id in the body dedupes it server-side
+		resp, err := c.hc.Do(req)
+		c.retries.Record(err)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		return decode(resp, nil)
+	}
+	return lastErr
+}
