@@ -286,8 +286,8 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 				return true
 			}
 			j := w.delayOf(ret.Results[0], 0, map[types.Object]bool{})
-			uses := w.usesParam(ret.Results[0], fs)
-			if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(ret.Results[0]) {
+			uses := w.usesParam(ret.Results[0], fs) || w.hasIntParam(fs)
+			if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(fs.body) {
 				j.growth = GrowthGrowing
 			}
 			if d == nil {
@@ -310,7 +310,7 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 
 // growsWithParam reports whether e multiplies or shifts by something
 // (base << n, base * 2^n, math.Pow).
-func (w *walker) growsWithParam(e ast.Expr) bool {
+func (w *walker) growsWithParam(e ast.Node) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -424,6 +424,24 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 func slicesContains(ops []*ast.CallExpr, c *ast.CallExpr) bool {
 	for _, op := range ops {
 		if op == c {
+			return true
+		}
+	}
+	return false
+}
+
+// hasIntParam reports whether fs takes an integer parameter (an attempt
+// number a delay may be computed from).
+func (w *walker) hasIntParam(fs *fnScope) bool {
+	if fs.obj == nil {
+		return false
+	}
+	sig, ok := fs.obj.Type().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isInt(sig.Params().At(i).Type()) {
 			return true
 		}
 	}

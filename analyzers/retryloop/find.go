@@ -211,6 +211,9 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		shape = ShapeFlag
 	}
 	site.Shape = shape
+	if bound == BoundNone && cond != nil && w.elapsedCheck(cond) {
+		bound, boundPos = BoundElapsed, cond.Pos()
+	}
 	if bound == BoundNone {
 		bound, boundPos = w.bodyBound(loop, body)
 	}
@@ -554,15 +557,48 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 	// Locals defined in the loop from a changing variable change too.
 	defs := map[types.Object]ast.Expr{}
 	ast.Inspect(body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-			for i, l := range as.Lhs {
-				if id, ok := l.(*ast.Ident); ok {
-					if o := w.info.Defs[id]; o != nil {
-						defs[o] = as.Rhs[i]
-					} else if o := w.info.Uses[id]; o != nil {
-						defs[o] = as.Rhs[i]
-					}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) && len(as.Rhs) != 1 {
+			return true
+		}
+		for i, l := range as.Lhs {
+			r := as.Rhs[0]
+			if len(as.Lhs) == len(as.Rhs) {
+				r = as.Rhs[i]
+			}
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			o := w.info.Defs[id]
+			if o == nil {
+				o = w.info.Uses[id]
+			}
+			if o == nil {
+				continue
+			}
+			defs[o] = r
+			// A cursor moved by arithmetic on itself (cur = (cur+1) % n).
+			if v, ok := o.(*types.Var); ok && isInt(v.Type()) && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN ||
+				as.Tok == token.ASSIGN && refersTo(w.info, r, v)) {
+				changing[v] = true
+			}
+		}
+		return true
+	})
+	// Fields moved by the loop (r.cur = (r.cur+1) % n; c.next++).
+	movedFields := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && isInt(w.info.TypeOf(sel)) {
+					movedFields[types.ExprString(sel)] = true
 				}
+			}
+		case *ast.IncDecStmt:
+			if sel, ok := n.X.(*ast.SelectorExpr); ok {
+				movedFields[types.ExprString(sel)] = true
 			}
 		}
 		return true
@@ -571,6 +607,10 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 	dependsOn = func(e ast.Expr, depth int) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && movedFields[types.ExprString(sel)] {
+				found = true
+				return false
+			}
 			id, ok := n.(*ast.Ident)
 			if !ok || found {
 				return !found
@@ -940,4 +980,12 @@ func (w *walker) mentionsError(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+func isInt(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }

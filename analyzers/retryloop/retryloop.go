@@ -369,7 +369,9 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		if r.ResendParam >= 0 && r.ResendParam < len(call.Args) {
 			// The request is built here and re-sent there: judge it here.
 			req := &Request{Send: call, Pos: call.Pos(), Via: fn}
-			w.resolveRequest(req, call.Args[r.ResendParam], fs, fs.body)
+			// A key minted in this function is one key per call of the
+			// helper, which retries inside: stable across its attempts.
+			w.resolveRequest(req, call.Args[r.ResendParam], fs, call)
 			if req.Build != nil {
 				req.Pos = req.Build.Pos()
 				site.Requests = append(site.Requests, req)

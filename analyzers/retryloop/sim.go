@@ -353,6 +353,8 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 	var out []*path
 	for _, p := range ps {
 		taken := false
+		before := p.obs
+		known := true
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CaseClause)
 			if cc.List == nil {
@@ -371,11 +373,24 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 			if v == No {
 				continue
 			}
-			out = append(out, s.block(cc.Body, []*path{p.clone()}, depth+1)...)
+			q := p.clone()
+			if v == Yes && known && p.obs > before {
+				s.seq++
+				q.decided, q.decidedAt = true, s.seq
+			}
+			if v == Unknown {
+				known = false
+			}
+			out = append(out, s.block(cc.Body, []*path{q}, depth+1)...)
 			if v == Yes {
 				taken = true
 				break
 			}
+		}
+		if !taken && known && p.obs > before {
+			// Every case was decided against: the default (or nothing) runs.
+			s.seq++
+			p.decided, p.decidedAt = true, s.seq
 		}
 		if !taken {
 			def := false
