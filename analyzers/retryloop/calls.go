@@ -86,7 +86,7 @@ var remoteFuncs = map[string]bool{
 	"crypto/tls.Dial": true, "crypto/tls.DialWithDialer": true, "crypto/tls.Dialer.DialContext": true,
 	"net/smtp.Dial": true, "net/smtp.SendMail": true, "net/rpc.Dial": true, "net/rpc.DialHTTP": true,
 	"net/rpc.Client.Call": true,
-	"net.Conn.Write": true, "net.Conn.Read": true, "net.TCPConn.Write": true, "net.TCPConn.Read": true,
+	"net.Conn.Write":      true, "net.Conn.Read": true, "net.TCPConn.Write": true, "net.TCPConn.Read": true,
 	"net.UDPConn.Write": true, "net.UDPConn.Read": true, "crypto/tls.Conn.Write": true, "crypto/tls.Conn.Read": true,
 	"crypto/tls.Conn.Handshake": true, "crypto/tls.Conn.HandshakeContext": true,
 }
