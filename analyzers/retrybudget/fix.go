@@ -67,7 +67,11 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls) []analysis.Sugg
 		indent + "\t" + ret + " // retry budget spent: fail fast instead of piling on\n" +
 		indent + "}"
 	// The guard names only the variable; the import goes where it is declared.
-	edits := []analysis.TextEdit{{Pos: stmt.End(), End: stmt.End(), NewText: []byte(guard)}}
+	at, ok := guardPoint(pass, body, stmt)
+	if !ok {
+		return nil
+	}
+	edits := []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(guard)}}
 	if !exists {
 		declName, declImp := fixes.Import(pass, declFile, fixes.BudgetPath, "budget")
 		edits = append(edits, declImp...)
@@ -163,4 +167,46 @@ func declPos(f *ast.File) token.Pos {
 		}
 	}
 	return pos
+}
+
+// guardPoint is where the guard goes: after the operation's statement and
+// any cancel() calls right after it, so an early return never skips the
+// cancellation of a per-attempt context (go vet's lostcancel). ok is false
+// when a cancel function of the loop body is still uncalled there.
+func guardPoint(pass *analysis.Pass, body *ast.BlockStmt, stmt ast.Stmt) (token.Pos, bool) {
+	i := 0
+	for i < len(body.List) && body.List[i] != stmt {
+		i++
+	}
+	at := stmt.End()
+	for j := i + 1; j < len(body.List); j++ {
+		es, ok := body.List[j].(*ast.ExprStmt)
+		if !ok {
+			break
+		}
+		c, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok || len(c.Args) != 0 || !isCancelFunc(pass.TypesInfo.TypeOf(c.Fun)) {
+			break
+		}
+		at = es.End()
+	}
+	// Any cancel function declared in the body and called after the guard
+	// would be skipped by its return.
+	uncalled := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if ok && c.Pos() > at && len(c.Args) == 0 && isCancelFunc(pass.TypesInfo.TypeOf(c.Fun)) {
+			uncalled = true
+		}
+		return !uncalled
+	})
+	return at, !uncalled
+}
+
+func isCancelFunc(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && (n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc")
 }

@@ -161,6 +161,35 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 			wt.Kind = WaitTimer
 		}
 		wt.Growth = GrowthUnknown
+		// t := time.NewTimer(d) in the function, never Reset: judge d.
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && w.cur != nil {
+			if v, ok := w.info.Uses[id].(*types.Var); ok {
+				var arg ast.Expr
+				defs, resets := 0, 0
+				ast.Inspect(w.cur.body, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.AssignStmt:
+						for i, l := range n.Lhs {
+							if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
+								defs++
+								if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
+									arg = c.Args[0]
+								}
+							}
+						}
+					case *ast.CallExpr:
+						if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
+							resets++
+						}
+					}
+					return true
+				})
+				if defs == 1 && resets == 0 && arg != nil {
+					wt.Delay = arg
+					w.judgeDelay(wt)
+				}
+			}
+		}
 	}
 }
 

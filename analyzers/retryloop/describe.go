@@ -16,7 +16,7 @@ func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.Bloc
 	ast.Inspect(node, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if site.Remote == nil && w.isRemoteCall(n) {
+			if site.Remote == nil && w.isRemoteCall(n) && w.retriedCall(site, n) {
 				site.Remote = n
 			}
 			if w.isBudgetCall(n) {
@@ -612,3 +612,20 @@ func isKeyHeader(h string, extra []string) bool {
 
 // NonIdempotent reports whether the request's method needs a key (POST, PATCH).
 func (r *Request) NonIdempotent() bool { return r.Method == "POST" || r.Method == "PATCH" }
+
+// retriedCall reports whether call is, or is inside, one of the site's
+// retried operations: a remote call that runs on every pass but whose
+// failure leaves (a read before a parse that is retried) does not make
+// the site a remote retry.
+func (w *walker) retriedCall(site *Site, call *ast.CallExpr) bool {
+	for _, op := range site.Ops {
+		if op.Pos() <= call.Pos() && call.End() <= op.End() {
+			return true
+		}
+		// A function literal called as the op (func() error { ... }()).
+		if lit, ok := ast.Unparen(op.Fun).(*ast.FuncLit); ok && lit.Pos() <= call.Pos() && call.End() <= lit.End() {
+			return true
+		}
+	}
+	return false
+}
