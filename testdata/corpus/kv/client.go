@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"strings"
@@ -85,11 +86,15 @@ func (c *Client) Process(ctx context.Context, cmd string) error {
 }
 
 func (c *Client) send(ctx context.Context, cmd string, attempt int) error {
-	_, err := c.processOnce(ctx, cmd, 0)
-	if err != nil && attempt > 0 {
-		return errors.Join(err, errors.New("kv: retry failed"))
+	nc, err := c.dialer.DialContext(ctx, "tcp", c.addr)
+	if err != nil {
+		return fmt.Errorf("kv: attempt %d: %w", attempt+1, err)
 	}
-	return err
+	defer nc.Close()
+	if _, err := nc.Write([]byte(cmd + "\r\n")); err != nil {
+		return fmt.Errorf("kv: attempt %d: %w", attempt+1, err)
+	}
+	return nil
 }
 
 // Set retries with a fixed 100ms wait, passing the attempt number along
