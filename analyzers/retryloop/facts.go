@@ -241,7 +241,8 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 				return false
 			case *ast.CallExpr:
-				if isFunc(callee(w.info, n), "time.Sleep", BudgetPath+".Sleep") {
+				if fn := callee(w.info, n); isFunc(fn, "time.Sleep", BudgetPath+".Sleep") ||
+					fn != nil && fn != fs.obj && w.factOf(fn) != nil && w.factOf(fn).Wait != nil {
 					wait = n
 				}
 			case *ast.SelectStmt:

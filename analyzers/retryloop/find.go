@@ -334,7 +334,18 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		wn = append(wn, n)
 	}
 	slices.SortFunc(wn, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
+	// An operation that also waits (processOnce sleeping before a retry)
+	// counts as the wait only when nothing else waits.
+	others := false
 	for _, n := range wn {
+		if c, ok := n.(*ast.CallExpr); !ok || !s.ops[c] {
+			others = true
+		}
+	}
+	for _, n := range wn {
+		if c, ok := n.(*ast.CallExpr); ok && s.ops[c] && others {
+			continue
+		}
 		if wt := w.classifyWait(n); wt != nil {
 			site.Waits = append(site.Waits, wt)
 		}
@@ -634,6 +645,13 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		for _, a := range op.Args {
 			if w.isContextExpr(a) {
 				continue
+			}
+			// The attempt number passed as is (for logs, metrics, an
+			// attempt header) does not change the target.
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && changing[v] && isInt(v.Type()) {
+					continue
+				}
 			}
 			if dependsOn(a, 0) {
 				return true

@@ -777,8 +777,14 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 		}
 		// errors.Is/As of a nil error are false.
 		if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
-			if o := s.obj(e.Args[0]); o != nil && p.vals[o] == No {
-				return No
+			if o := s.obj(e.Args[0]); o != nil {
+				if c := p.tainted[o]; c != nil {
+					p.observed[c] = true
+					p.obs++
+				}
+				if p.vals[o] == No {
+					return No
+				}
 			}
 		}
 	}
