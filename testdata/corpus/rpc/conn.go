@@ -240,3 +240,53 @@ func (cl *Cluster) Call(ctx context.Context, payload []byte) ([]byte, error) {
 	}
 	return nil, lastErr
 }
+
+// ServeWithBackoff is the net/http accept loop: on a temporary accept
+// error it waits 5ms, doubling up to a second, and accepts again.
+func ServeWithBackoff(ln net.Listener, handle func(net.Conn)) error {
+	var tempDelay time.Duration
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				if tempDelay == 0 {
+					tempDelay = 5 * time.Millisecond
+				} else {
+					tempDelay *= 2
+				}
+				if limit := time.Second; tempDelay > limit {
+					tempDelay = limit
+				}
+				time.Sleep(tempDelay)
+				continue
+			}
+			return err
+		}
+		tempDelay = 0
+		go handle(conn)
+	}
+}
+
+// ReadPackets reads datagrams until quit, waking every second to look
+// at it: a read timeout is not a failure.
+func ReadPackets(pc net.PacketConn, quit <-chan struct{}, handle func([]byte, net.Addr)) error {
+	buf := make([]byte, 65535)
+	for {
+		select {
+		case <-quit:
+			return nil
+		default:
+		}
+		_ = pc.SetReadDeadline(time.Now().Add(time.Second))
+		n, addr, err := pc.ReadFrom(buf)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		handle(buf[:n], addr)
+	}
+}
