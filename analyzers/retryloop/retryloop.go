@@ -354,6 +354,11 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		}
 		if r.OpParam >= 0 && r.OpParam < len(call.Args) {
 			op := call.Args[r.OpParam]
+			// Requests the operation sends: each attempt runs the whole
+			// function literal, so a key minted inside it is per attempt.
+			if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
+				w.describeRequests(site, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file}, lit.Body)
+			}
 			ast.Inspect(op, func(n ast.Node) bool {
 				if c, ok := n.(*ast.CallExpr); ok {
 					if site.Remote == nil && w.isRemoteCall(c) {
