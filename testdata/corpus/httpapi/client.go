@@ -452,3 +452,63 @@ func (r *Rotating) Get(path string) ([]byte, error) {
 	}
 	return nil, lastErr
 }
+
+// GetAuthed refreshes its bearer token after each failure and retries
+// the same request with the new token, a second apart.
+func (c *Client) GetAuthed(ctx context.Context, path string, token string) ([]byte, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := c.hc.Do(req)
+		if err == nil {
+			defer resp.Body.Close()
+			return io.ReadAll(resp.Body)
+		}
+		lastErr = err
+		token = c.refreshToken(ctx, token)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, lastErr
+}
+
+func (c *Client) refreshToken(ctx context.Context, old string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.base+"/v1/token", nil)
+	if err != nil {
+		return old
+	}
+	var fresh struct {
+		Token string `json:"token"`
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil || decode(resp, &fresh) != nil {
+		return old
+	}
+	return fresh.Token
+}
+
+// resend re-sends a clone of the same request after a failure.
+func (c *Client) resend(ctx context.Context, req *http.Request) (*http.Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.hc.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		req = req.Clone(ctx)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, lastErr
+}
