@@ -111,6 +111,23 @@ func (c *Client) Release(reservation string) error {
 	})
 }
 
+// Hold POSTs a hold and mints its key inside the closure: once per
+// attempt.
+func (c *Client) Hold(sku string) error {
+	return retryutil.Do(3, time.Second, func() error {
+		req, err := http.NewRequest(http.MethodPost, c.base+"/v1/holds/"+sku, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", newKey())
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
 func newKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
