@@ -343,7 +343,13 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		}
 	}
 	for _, n := range wn {
-		if c, ok := n.(*ast.CallExpr); ok && s.ops[c] && others {
+		if c, ok := n.(*ast.CallExpr); ok && s.ops[c] {
+			if others {
+				continue
+			}
+			// What the operation's own wait means is its business: it
+			// rules out "no wait", nothing more.
+			site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: GrowthUnknown})
 			continue
 		}
 		if wt := w.classifyWait(n); wt != nil {
