@@ -336,14 +336,24 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	slices.SortFunc(wn, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
 	// An operation that also waits (processOnce sleeping before a retry)
 	// counts as the wait only when nothing else waits.
+	// A wait helper (its delay is a parameter: sleepCtx(ctx, d)) is a
+	// wait like time.Sleep even when its error is checked.
+	opWait := func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || !s.ops[c] {
+			return false
+		}
+		f := w.factOf(callee(w.info, c))
+		return f == nil || f.Wait == nil || f.Wait.Param < 0
+	}
 	others := false
 	for _, n := range wn {
-		if c, ok := n.(*ast.CallExpr); !ok || !s.ops[c] {
+		if !opWait(n) {
 			others = true
 		}
 	}
 	for _, n := range wn {
-		if c, ok := n.(*ast.CallExpr); ok && s.ops[c] {
+		if c, ok := n.(*ast.CallExpr); ok && opWait(n) {
 			if others {
 				continue
 			}
