@@ -459,6 +459,15 @@ func (w *walker) bodyBound(loop ast.Node, body *ast.BlockStmt) (Bound, token.Pos
 			return true
 		}
 		if !w.leaves(ifs.Body) {
+			// if attempts < max { wait; attempts++; continue }: the
+			// counter guards going round instead of leaving.
+			if n := len(ifs.Body.List); n > 0 {
+				if b, ok := ifs.Body.List[n-1].(*ast.BranchStmt); ok && b.Tok == token.CONTINUE {
+					if v := w.counterCond(ifs.Cond, loop); v != nil {
+						bound, pos = BoundCounter, ifs.Cond.Pos()
+					}
+				}
+			}
 			return true
 		}
 		if w.elapsedCheck(ifs.Cond) {

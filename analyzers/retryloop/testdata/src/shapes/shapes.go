@@ -239,3 +239,21 @@ func fatalDeadline(t interface{ Fatal(args ...any) }, dial func() error) {
 		time.Sleep(next)
 	}
 }
+
+// The counter guards going round (net's lookup tests).
+func guardedContinue(lookup func() error) error {
+	delays := []time.Duration{time.Second, 2 * time.Second}
+	attempts := 0
+	for { // want `retry site: shape=bare bound=counter delay=unknown jitter=no ctx=unknown`
+		err := lookup()
+		if err == nil {
+			return nil
+		}
+		if attempts < len(delays) {
+			time.Sleep(delays[attempts])
+			attempts++
+			continue
+		}
+		return err
+	}
+}
