@@ -38,6 +38,12 @@ type RetrierFact struct {
 	// ResendParam is the *http.Request parameter the helper re-sends on
 	// every attempt, or -1.
 	ResendParam int
+	// MethodParam is the parameter naming the HTTP method of the request
+	// the helper builds and re-sends, or -1; HeaderParam the parameter
+	// whose headers it copies onto it (-1: none); Keyed whether it sets a
+	// key header itself.
+	MethodParam, HeaderParam int
+	Keyed                    bool
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -383,7 +389,29 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		if s.Shape == ShapeLibrary || s.Consume {
 			continue
 		}
-		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1,
+			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		for _, req := range s.Requests {
+			if req.Build == nil || req.Method != "" || !slicesContains(s.Ops, req.Send) {
+				continue
+			}
+			idx := 0
+			if isFunc(callee(w.info, req.Build), "net/http.NewRequestWithContext") {
+				idx = 1
+			}
+			if idx >= len(req.Build.Args) {
+				continue
+			}
+			if id, ok := ast.Unparen(req.Build.Args[idx]).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok {
+					if i := w.paramIndex(v, fs.typ); i >= 0 {
+						r.MethodParam = i
+						r.Keyed = req.HasKey(w.opts.KeyHeaders)
+						r.HeaderParam = w.headerParam(fs)
+					}
+				}
+			}
+		}
 		for _, req := range s.Requests {
 			if req.Send == nil || len(req.Send.Args) != 1 || !slicesContains(s.Ops, req.Send) {
 				continue
@@ -415,7 +443,7 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 				}
 			}
 		}
-		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 {
+		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 || r.MethodParam >= 0 {
 			return r
 		}
 	}
@@ -447,4 +475,20 @@ func (w *walker) hasIntParam(fs *fnScope) bool {
 		}
 	}
 	return false
+}
+
+// headerParam returns the index of an http.Header parameter of fs (headers
+// the helper may copy onto its request), or -1.
+func (w *walker) headerParam(fs *fnScope) int {
+	if fs.obj == nil {
+		return -1
+	}
+	sig := fs.obj.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		if isNamed(t, "net/http", "Header") {
+			return i
+		}
+	}
+	return -1
 }

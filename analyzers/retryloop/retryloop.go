@@ -15,6 +15,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -370,6 +371,15 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 				}
 				return true
 			})
+		}
+		if r.MethodParam >= 0 && r.MethodParam < len(call.Args) && !r.Keyed {
+			// The helper builds the request with the method it is given.
+			tv := w.info.Types[call.Args[r.MethodParam]]
+			noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && isNil(ast.Unparen(call.Args[r.HeaderParam]))
+			if tv.Value != nil && tv.Value.Kind() == constant.String && noHeaders {
+				m := strings.ToUpper(constant.StringVal(tv.Value))
+				site.Requests = append(site.Requests, &Request{Pos: call.Pos(), Send: call, Method: m, Via: fn})
+			}
 		}
 		if r.ResendParam >= 0 && r.ResendParam < len(call.Args) {
 			// The request is built here and re-sent there: judge it here.
