@@ -54,8 +54,8 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls) []analysis.Sugg
 	}
 	file := fixes.FileOf(pass, s.Pos)
 	ret, ok := fixes.ReturnErr(pass, file, s.Func, errID.Name)
-	if !ok {
-		return nil
+	if !ok || ret == "return" {
+		return nil // a bare return would read as success
 	}
 	name, exists := budgetVar(pass, s)
 	if name == "" {

@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if s.Ctx.Attempts == retryloop.DeadlineNone && !s.Ctx.AttemptTimeout && s.Bound != retryloop.BoundElapsed {
-			msg := "retry loop runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout (no automatic fix: the request must be rebuilt with a context)"
+			msg := "retry loop runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
 			if s.Ctx.BackgroundCall != nil {
 				msg = "retry loop runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
 			}
@@ -55,15 +55,17 @@ func run(pass *analysis.Pass) (any, error) {
 			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter {
 				continue
 			}
-			what := "ctx"
+			var what, cure string
 			if s.Ctx.InScope != nil {
 				what = s.Ctx.InScope.Name()
+				cure = "wait with budget.Sleep(" + what + ", d)"
 			} else {
 				what = s.Ctx.StopChan.Name()
+				cure = "wait in a select on " + what + " and a timer"
 			}
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,
-				Message:        "retry sleeps while " + what + " is in scope and never checks it: cancellation waits out every sleep; wait with budget.Sleep(" + what + ", d)",
+				Message:        "retry sleeps while " + what + " is in scope and never checks it: cancellation waits out every sleep; " + cure,
 				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
 				SuggestedFixes: sleepFix(pass, s, w),
 			})
