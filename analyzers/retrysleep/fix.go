@@ -3,6 +3,8 @@ package retrysleep
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
+	"go/types"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -68,4 +70,121 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []ana
 		Message:   "Replace the fixed delay with exponential full-jitter backoff (budget.Backoff)",
 		TextEdits: edits,
 	}}
+}
+
+// waitFix adds the missing wait to a counted retry loop: full-jitter
+// exponential backoff before every attempt but the first, so nothing
+// waits after the last one.
+//
+//	backoff := budget.Backoff{}.Start()
+//	for i := 0; i < n; i++ {
+//		if i > 0 {
+//			time.Sleep(backoff.Next()) // or budget.Sleep(ctx, …) when a context is in scope
+//		}
+//		...
+func waitFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
+	var counter *ast.Ident
+	var body *ast.BlockStmt
+	switch l := s.Node.(type) {
+	case *ast.ForStmt:
+		as, ok := l.Init.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return nil
+		}
+		if lit, ok := as.Rhs[0].(*ast.BasicLit); !ok || lit.Value != "0" {
+			return nil
+		}
+		inc, ok := l.Post.(*ast.IncDecStmt)
+		if !ok || inc.Tok != token.INC {
+			return nil
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || !isIdent(inc.X, id.Name) || !modifiedOnlyByPost(pass, l, id) {
+			return nil
+		}
+		counter, body = id, l.Body
+	case *ast.RangeStmt:
+		id, ok := l.Key.(*ast.Ident)
+		if !ok || id.Name == "_" || l.Value != nil {
+			return nil
+		}
+		counter, body = id, l.Body
+	default:
+		return nil
+	}
+	if len(body.List) == 0 || !fixes.Editable(pass, s.Pos) {
+		return nil
+	}
+	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	if !ok {
+		return nil
+	}
+	file := fixes.FileOf(pass, at)
+	first := body.List[0]
+	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at, first.Pos())
+	bo := fixes.FreeName(pass, file, "backoff", at)
+	indent := fixes.Indent(pass, first.Pos())
+	var wait string
+	if v := s.Ctx.InScope; v != nil && visible(pass, v, first.Pos()) {
+		ret, ok := fixes.ReturnErr(pass, file, s.Func, "err")
+		if !ok {
+			return nil
+		}
+		wait = "if err := " + name + ".Sleep(" + v.Name() + ", " + bo + ".Next()); err != nil {\n" +
+			indent + "\t\t" + ret + "\n" + indent + "\t}"
+	} else {
+		timeName, timeImp := fixes.Import(pass, file, "time", "time", first.Pos())
+		imp = append(imp, timeImp...)
+		wait = timeName + ".Sleep(" + bo + ".Next())"
+	}
+	edits := append([]analysis.TextEdit{
+		{Pos: at, End: at, NewText: []byte(bo + " := " + name + ".Backoff{}.Start()\n" + fixes.Indent(pass, at))},
+		{Pos: first.Pos(), End: first.Pos(), NewText: []byte("if " + counter.Name + " > 0 {\n" + indent + "\t" + wait + "\n" + indent + "}\n" + indent)},
+	}, imp...)
+	return []analysis.SuggestedFix{{
+		Message:   "Wait with full-jitter exponential backoff (budget.Backoff) before each retry",
+		TextEdits: edits,
+	}}
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// modifiedOnlyByPost reports whether the loop counter changes only in the
+// loop's post statement (so "i > 0" means "not the first attempt").
+func modifiedOnlyByPost(pass *analysis.Pass, l *ast.ForStmt, id *ast.Ident) bool {
+	obj := pass.TypesInfo.Defs[id]
+	ok := true
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if x, isID := lhs.(*ast.Ident); isID && pass.TypesInfo.Uses[x] == obj {
+					ok = false
+				}
+			}
+		case *ast.IncDecStmt:
+			if x, isID := n.X.(*ast.Ident); isID && pass.TypesInfo.Uses[x] == obj {
+				ok = false
+			}
+		case *ast.UnaryExpr:
+			if x, isID := n.X.(*ast.Ident); isID && n.Op == token.AND && pass.TypesInfo.Uses[x] == obj {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// visible reports whether v is visible under its name at pos.
+func visible(pass *analysis.Pass, v types.Object, pos token.Pos) bool {
+	sc := pass.Pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return false
+	}
+	_, obj := sc.LookupParent(v.Name(), pos)
+	return obj == v
 }

@@ -54,8 +54,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			r.Report(analysis.Diagnostic{
 				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
-				Message: s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
-				Related: []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+				Message:        s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
+				Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+				SuggestedFixes: waitFix(pass, s),
 			})
 		}
 	}

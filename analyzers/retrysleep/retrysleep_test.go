@@ -20,7 +20,7 @@ func Test(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrysleep.Analyzer, "fix")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrysleep.Analyzer, "fix", "fixabsent")
 }
 
 func TestFixReusesImport(t *testing.T) {

@@ -75,6 +75,22 @@ func Import(pass *analysis.Pass, file *ast.File, path, preferred string, uses ..
 	switch {
 	case last == nil:
 		return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}}
+	case last.Lparen.IsValid() && !strings.Contains(path, "."):
+		// A standard-library package joins the first group (gofmt sorts
+		// it), at a place no third-party import edit uses.
+		first := file.Decls[0].(*ast.GenDecl)
+		for _, d := range file.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+				first = gd
+				break
+			}
+		}
+		if first.Lparen.IsValid() {
+			at := first.Lparen + 1
+			return name, []analysis.TextEdit{{Pos: at, End: at, NewText: []byte("\n\t" + spec)}}
+		}
+		end := last.Specs[len(last.Specs)-1].End()
+		return name, []analysis.TextEdit{{Pos: end, End: end, NewText: []byte("\n\t" + spec)}}
 	case last.Lparen.IsValid():
 		end := last.Specs[len(last.Specs)-1].End()
 		return name, []analysis.TextEdit{{Pos: end, End: end, NewText: []byte("\n\n\t" + spec)}}
