@@ -338,35 +338,4 @@ func TestCorpusFix(t *testing.T) {
 
 // copyCorpus copies the corpus to a temp dir, pointing its replace at the
 // budget module of this checkout.
-func copyCorpus(t *testing.T) string {
-	t.Helper()
-	src, err := filepath.Abs(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	budgetDir, _ := filepath.Abs(filepath.Join("..", "budget"))
-	dst := t.TempDir()
-	err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if rel == "go.mod" {
-			data = regexp.MustCompile(`(?m)^replace github.com/retrylint/retrylint/budget => .*$`).
-				ReplaceAll(data, []byte("replace github.com/retrylint/retrylint/budget => "+budgetDir))
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+func copyCorpus(t *testing.T) string { return copyModule(t, corpusDir) }

@@ -194,8 +194,14 @@ func TestExampleFixStaticcheck(t *testing.T) {
 // copyExample copies examples/ledgerclient to a temp dir, pointing its
 // replace at the budget module of this checkout.
 func copyExample(t *testing.T) string {
+	return copyModule(t, filepath.Join("..", "examples", "ledgerclient"))
+}
+
+// copyModule copies the module in dir to a temp dir, pointing its replace
+// of the budget module at this checkout's.
+func copyModule(t *testing.T, dir string) string {
 	t.Helper()
-	src, err := filepath.Abs(filepath.Join("..", "examples", "ledgerclient"))
+	src, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
