@@ -450,9 +450,7 @@ func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.No
 			idx = 1
 		}
 		if idx < len(r.Build.Args) {
-			if tv := w.info.Types[r.Build.Args[idx]]; tv.Value != nil && tv.Value.Kind() == constant.String {
-				r.Method = strings.ToUpper(constant.StringVal(tv.Value))
-			}
+			r.Method = w.constString(r.Build.Args[idx], fs)
 		}
 	}
 	// Headers set on the request anywhere in the function.
@@ -628,4 +626,57 @@ func (w *walker) retriedCall(site *Site, call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// constString resolves a string expression to its constant value: a
+// constant, or a local variable assigned a constant once (method :=
+// http.MethodPost). It returns "" when it cannot tell.
+func (w *walker) constString(e ast.Expr, fs *fnScope) string {
+	if tv := w.info.Types[e]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		return strings.ToUpper(constant.StringVal(tv.Value))
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || w.isParam(v, fs.typ) {
+		return ""
+	}
+	val, n := "", 0
+	ast.Inspect(fs.body, func(nd ast.Node) bool {
+		switch nd := nd.(type) {
+		case *ast.AssignStmt:
+			for i, l := range nd.Lhs {
+				if w.isVar(l, v) {
+					n++
+					if len(nd.Lhs) == len(nd.Rhs) {
+						if tv := w.info.Types[nd.Rhs[i]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+							val = strings.ToUpper(constant.StringVal(tv.Value))
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range nd.Names {
+				if w.info.Defs[name] == v {
+					n++
+					if i < len(nd.Values) {
+						if tv := w.info.Types[nd.Values[i]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+							val = strings.ToUpper(constant.StringVal(tv.Value))
+						}
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if nd.Op == token.AND && w.isVar(nd.X, v) {
+				n += 2
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return ""
+	}
+	return val
 }

@@ -115,3 +115,40 @@ func dynamic(ctx context.Context, c *http.Client, method, url string) error {
 	}
 	return errors.New("gave up")
 }
+
+// The method held in a local set once.
+func localMethod(ctx context.Context, c *http.Client, url string) error {
+	method := http.MethodPost
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, method, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req) // want `POST request is re-sent by a retry loop without an idempotency key`
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+// A method variable assigned twice: cannot tell.
+func twoMethods(ctx context.Context, c *http.Client, url string, create bool) error {
+	method := http.MethodPut
+	if create {
+		method = http.MethodPost
+	}
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, method, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
