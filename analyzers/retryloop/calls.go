@@ -114,7 +114,7 @@ func sqlRemote(name string) bool {
 }
 
 // isRemoteFunc reports whether fn reaches the network by itself.
-func (c *ctx) isRemoteFunc(fn *types.Func) bool {
+func (c *walker) isRemoteFunc(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
@@ -179,7 +179,7 @@ var budgetFuncs = map[string]bool{
 }
 
 // isBudgetFunc reports whether fn consults a retry budget, limiter or breaker.
-func (c *ctx) isBudgetFunc(fn *types.Func) bool {
+func (c *walker) isBudgetFunc(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}

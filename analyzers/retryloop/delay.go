@@ -14,8 +14,8 @@ func (w *walker) isWaitCall(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep", "time.Timer.Reset") {
-		return isFunc(fn, "time.Sleep", BudgetPath+".Sleep")
+	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
+		return true
 	}
 	f := w.factOf(fn)
 	return f != nil && f.Wait != nil

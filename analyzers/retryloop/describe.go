@@ -85,9 +85,7 @@ func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
 	// A closure sees its enclosing function's context too.
 	if best == nil {
 		if outer := w.enclosingOf(fs.node); outer != nil {
-			saved := w.cur
-			w.describeContextOuter(site, outer, pos, &best, &stop)
-			w.cur = saved
+			best = w.outerContext(outer)
 		}
 	}
 	site.Ctx.InScope, site.Ctx.StopChan = best, stop
@@ -124,16 +122,20 @@ func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
 	})
 }
 
-func (w *walker) describeContextOuter(site *Site, outer *fnScope, pos token.Pos, best, stop **types.Var) {
-	if outer.typ.Params != nil {
-		for _, f := range outer.typ.Params.List {
-			for _, n := range f.Names {
-				if v, ok := w.info.Defs[n].(*types.Var); ok && isContextType(v.Type()) && *best == nil {
-					*best = v
-				}
+// outerContext returns a context parameter of the function enclosing a
+// closure, or nil.
+func (w *walker) outerContext(outer *fnScope) *types.Var {
+	if outer.typ.Params == nil {
+		return nil
+	}
+	for _, f := range outer.typ.Params.List {
+		for _, n := range f.Names {
+			if v, ok := w.info.Defs[n].(*types.Var); ok && isContextType(v.Type()) {
+				return v
 			}
 		}
 	}
+	return nil
 }
 
 // enclosingOf finds the function scope enclosing a function literal.

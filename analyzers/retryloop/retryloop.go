@@ -237,7 +237,7 @@ func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 			return r
 		}
 	}
-	r := (&ctx{w}).isRemoteFunc(fn)
+	r := w.isRemoteFunc(fn)
 	if !r {
 		f := w.factOf(fn)
 		r = f != nil && f.Remote
@@ -259,7 +259,7 @@ func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
 			return b
 		}
 	}
-	b := (&ctx{w}).isBudgetFunc(fn)
+	b := w.isBudgetFunc(fn)
 	if !b {
 		f := w.factOf(fn)
 		b = f != nil && f.Budget
@@ -269,9 +269,6 @@ func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
 	}
 	return b
 }
-
-// ctx adapts the walker for the call classifiers.
-type ctx struct{ *walker }
 
 // libEnv gives libmodel the judgements only the model can make.
 func (w *walker) libEnv() *libmodel.Env {

@@ -314,7 +314,7 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				out = append(out, p)
 			}
 		}
-		return s.unbreak(out)
+		return out
 	case *ast.SelectStmt:
 		var out []*path
 		for _, p := range ps {
@@ -329,16 +329,12 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				out = append(out, s.block(comm.Body, []*path{q}, depth+1)...)
 			}
 		}
-		return s.unbreak(out)
+		return out
 	case *ast.ForStmt, *ast.RangeStmt:
 		return s.inner(st, ps, depth)
 	}
 	return ps
 }
-
-// unbreak turns paths stopped by an unlabeled break inside a
-// switch/select back into running ones.
-func (s *sim) unbreak(ps []*path) []*path { return ps }
 
 func hasDefault(body *ast.BlockStmt) bool {
 	for _, c := range body.List {
@@ -421,7 +417,7 @@ func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	var out []*path
 	for _, p := range ps {
 		for _, q := range s.block(body.List, []*path{p.clone()}, depth+100) {
-			if q.out == outExit || q.out == outNext && s.isOuterJump(q) {
+			if q.out == outExit || q.out == outNext {
 				out = append(out, q)
 			}
 		}
@@ -429,8 +425,6 @@ func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	}
 	return out
 }
-
-func (s *sim) isOuterJump(*path) bool { return true }
 
 // branch decides where a break/continue/goto goes.
 func (s *sim) branch(b *ast.BranchStmt, depth int) outcome {
