@@ -30,23 +30,8 @@ func TestFixesCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and a module; skipped with -short")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := retrylintBinary(t)
-
-	goldens, err := filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
-	if err != nil || len(goldens) == 0 {
-		t.Fatalf("no golden files found (%v)", err)
-	}
-	mod, all := t.TempDir(), t.TempDir()
-	gomod := "module example.com/fixed\n\ngo 1.26\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(root, "budget") + "\n"
-	for _, m := range []string{mod, all} {
-		if err := os.WriteFile(filepath.Join(m, "go.mod"), []byte(gomod), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, bin, goldens, mods := fixSetup(t, 2)
+	mod, all := mods[0], mods[1]
 	want := map[string][]byte{}
 	allFiles := map[string][]byte{}
 	dirs := map[string]string{} // package dir -> analyzer
@@ -173,22 +158,8 @@ func TestAlternativeFixesCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and a module; skipped with -short")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := retrylintBinary(t)
-	goldens, err := filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
-	if err != nil || len(goldens) == 0 {
-		t.Fatalf("no golden files found (%v)", err)
-	}
-	orig, alt := t.TempDir(), t.TempDir()
-	gomod := "module example.com/fixed\n\ngo 1.26\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(root, "budget") + "\n"
-	for _, m := range []string{orig, alt} {
-		if err := os.WriteFile(filepath.Join(m, "go.mod"), []byte(gomod), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, bin, goldens, mods := fixSetup(t, 2)
+	orig, alt := mods[0], mods[1]
 	// pkg -> file name -> original source; file path in orig -> archive
 	pkgs := map[string]map[string][]byte{}
 	archives := map[string]*txtar.Archive{}
@@ -362,4 +333,29 @@ func TestAlternativeFixesCompile(t *testing.T) {
 	}
 	run(t, alt, "go", "build", "./...")
 	run(t, alt, "go", "vet", "./...")
+}
+
+// fixSetup returns the checkout root, the built binary, every fix test
+// package's golden files, and n empty modules that require the real
+// budget library of this checkout.
+func fixSetup(t *testing.T, n int) (root, bin string, goldens, mods []string) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = retrylintBinary(t)
+	goldens, err = filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no golden files found (%v)", err)
+	}
+	gomod := "module example.com/fixed\n\ngo 1.26\n\nrequire github.com/retrylint/retrylint/budget v0.0.0\n\nreplace github.com/retrylint/retrylint/budget => " + filepath.Join(root, "budget") + "\n"
+	for i := 0; i < n; i++ {
+		m := t.TempDir()
+		if err := os.WriteFile(filepath.Join(m, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mods = append(mods, m)
+	}
+	return root, bin, goldens, mods
 }
