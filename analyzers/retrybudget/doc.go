@@ -55,6 +55,11 @@
 // failover loops over a list of endpoints; loops around calls that do not
 // reach the network (for the missing budget).
 //
+// Suggested fix: record every outcome in a package-level budget.Budget
+// named for the dependency and guard each retry with its Allow; an
+// unbounded for loop also counts its attempts and gives up after
+// budget.DefaultAttempts.
+//
 // Flags: -retrybudget.budget-funcs, -retrybudget.remote-pkgs, -retrybudget.tests.
 //
 // Since v0.1.0.

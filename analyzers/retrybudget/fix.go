@@ -13,8 +13,8 @@ import (
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
-// budgetFix threads a shared budget through a counted retry loop around
-// one call whose error is assigned by a statement of the loop body:
+// budgetFix threads a shared budget through a retry loop around one call
+// whose error is assigned by a statement of the loop body:
 //
 //	var ledgerBudget budget.Budget // one per dependency, package level
 //	...
@@ -25,14 +25,29 @@ import (
 //	}
 //
 // Every outcome is recorded; after a failure, a retry happens only while
-// the budget allows, otherwise the function gives up with the error.
-func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls) []analysis.SuggestedFix {
-	declFile := d.file
-	if s.Bound != retryloop.BoundCounter || len(s.Ops) != 1 || declFile == nil {
+// the budget allows, otherwise the function gives up with the error. A
+// loop with no attempt cap (for { … }) gets one as well: it counts its
+// attempts and gives up after budget.DefaultAttempts.
+//
+//	for attempt := 1; ; attempt++ {
+//		...
+//		if err != nil && (attempt >= budget.DefaultAttempts || !ledgerBudget.Allow()) {
+//
+// An unbounded loop around local work (it waits, but calls nothing remote)
+// gets the cap alone. uncapped asks for the cap.
+func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) []analysis.SuggestedFix {
+	if len(s.Ops) != 1 || s.StatusRetry {
+		// A retry on a failure status (no error) would pass the guard
+		// unasked and be recorded as a success.
 		return nil
 	}
 	body := loopBody(s.Node)
-	if body == nil || !fixes.Editable(pass, s.Pos) || !fixes.Editable(pass, declFile.Pos()) {
+	if body == nil || !fixes.Editable(pass, s.Pos) {
+		return nil
+	}
+	file := fixes.FileOf(pass, s.Pos)
+	loop, _ := s.Node.(*ast.ForStmt)
+	if uncapped && (loop == nil || loop.Init != nil || loop.Post != nil || commentIn(file, loop.For, loop.Body.Lbrace)) {
 		return nil
 	}
 	op := s.Ops[0]
@@ -52,47 +67,103 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls) []analysis.Sugg
 	if t := pass.TypesInfo.TypeOf(errID); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
 		return nil
 	}
-	file := fixes.FileOf(pass, s.Pos)
 	ret, ok := fixes.ReturnErr(pass, file, s.Func, errID.Name)
 	if !ok || ret == "return" {
 		return nil // a bare return would read as success
 	}
-	name, exists := budgetVar(pass, s)
-	if name == "" {
-		return nil
-	}
-	indent := fixes.Indent(pass, stmt.Pos())
-	guard := "\n" + indent + name + ".Record(" + errID.Name + ")\n" +
-		indent + "if " + errID.Name + " != nil && !" + name + ".Allow() {\n" +
-		indent + "\t" + ret + " // retry budget spent: fail fast instead of piling on\n" +
-		indent + "}"
-	// The guard names only the variable; the import goes where it is declared.
+	// The guard goes after any per-attempt cancel of the loop body.
 	at, ok := guardPoint(pass, body, stmt)
 	if !ok {
 		return nil
 	}
-	edits := []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(guard)}}
-	if !exists {
-		declName, declImp := fixes.Import(pass, declFile, fixes.BudgetPath, "budget")
-		edits = append(edits, declImp...)
-		at := declPos(declFile)
-		text := "\n\n// Retry budgets, one per dependency, shared by every call to it: retries\n" +
-			"// stay near 10% of successes, so an outage cannot multiply load.\n"
-		if len(d.names) == 1 {
-			text += "var " + d.names[0] + " " + declName + ".Budget"
-		} else {
-			text += "var (\n"
-			for _, n := range d.names {
-				text += "\t" + n + " " + declName + ".Budget\n"
-			}
-			text += ")"
+	indent := fixes.Indent(pass, stmt.Pos())
+	var edits []analysis.TextEdit
+	var record, allow, why, msg string
+	declared := "" // the library's name in d.file, when the fix declares the budget
+	if s.Remote != nil {
+		name, exists := budgetVar(pass, s)
+		if name == "" || d.file == nil || !fixes.Editable(pass, d.file.Pos()) {
+			return nil
 		}
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+		record = indent + name + ".Record(" + errID.Name + ")\n"
+		allow = "!" + name + ".Allow()"
+		why = "retry budget spent: fail fast instead of piling on"
+		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome"
+		if !exists {
+			var de []analysis.TextEdit
+			declared, de = declEdits(pass, d)
+			edits = append(edits, de...)
+		}
+	} else if !uncapped {
+		return nil
 	}
-	return []analysis.SuggestedFix{{
-		Message:   "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome",
-		TextEdits: edits,
-	}}
+	if uncapped {
+		counter := fixes.FreeName(pass, file, "attempt", loop.For)
+		// The budget import goes where the cap is read; declEdits may
+		// already add it to this file.
+		pkg, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at)
+		switch {
+		case declared == "" || file != d.file:
+			edits = append(edits, imp...)
+		case declared != pkg:
+			return nil // the name is shadowed at the guard: one import, two names
+		}
+		capped := counter + " >= " + pkg + ".DefaultAttempts"
+		if allow != "" {
+			allow = "(" + capped + " || " + allow + ")"
+			why = "attempts or retry budget spent: fail fast instead of piling on"
+			msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record every outcome"
+		} else {
+			allow = capped
+			why = "attempts spent: a persistent failure gives up instead of retrying forever"
+			msg = "Cap the attempts at budget.DefaultAttempts"
+		}
+		if loop.Cond == nil {
+			edits = append(edits, analysis.TextEdit{Pos: loop.For + token.Pos(len("for")), End: loop.Body.Lbrace,
+				NewText: []byte(" " + counter + " := 1; ; " + counter + "++ ")})
+		} else {
+			edits = append(edits,
+				analysis.TextEdit{Pos: loop.Cond.Pos(), End: loop.Cond.Pos(), NewText: []byte(counter + " := 1; ")},
+				analysis.TextEdit{Pos: loop.Cond.End(), End: loop.Cond.End(), NewText: []byte("; " + counter + "++")})
+		}
+	}
+	guard := "\n" + record +
+		indent + "if " + errID.Name + " != nil && " + allow + " {\n" +
+		indent + "\t" + ret + " // " + why + "\n" +
+		indent + "}"
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(guard)})
+	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+}
+
+// declEdits declares the package's budget variables (and imports the
+// library) in the file chosen for them. Every fix carries the same
+// edits, so any subset of the fixes compiles and none conflict. It
+// returns the library's name in that file.
+func declEdits(pass *analysis.Pass, d *decls) (string, []analysis.TextEdit) {
+	declName, edits := fixes.Import(pass, d.file, fixes.BudgetPath, "budget")
+	at := declPos(d.file)
+	text := "\n\n// Retry budgets, one per dependency, shared by every call to it: retries\n" +
+		"// stay near 10% of successes, so an outage cannot multiply load.\n"
+	if len(d.names) == 1 {
+		text += "var " + d.names[0] + " " + declName + ".Budget"
+	} else {
+		text += "var (\n"
+		for _, n := range d.names {
+			text += "\t" + n + " " + declName + ".Budget\n"
+		}
+		text += ")"
+	}
+	return declName, append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+}
+
+// commentIn reports whether a comment of the file lies in [from, to).
+func commentIn(f *ast.File, from, to token.Pos) bool {
+	for _, cg := range f.Comments {
+		if cg.Pos() < to && cg.End() > from {
+			return true
+		}
+	}
+	return false
 }
 
 func loopBody(n ast.Node) *ast.BlockStmt {

@@ -66,6 +66,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 		if s.Remote != nil {
 			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
 		}
+		d.SuggestedFixes = budgetFix(pass, s, decl, true)
 		r.Report(d)
 	case s.Remote != nil:
 		r.Report(analysis.Diagnostic{
@@ -82,7 +83,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 // -fix and retrylint -fix apply the first fix) and the alternative comes
 // only with it, so it is never the one applied unasked.
 func fixesFor(pass *analysis.Pass, s *retryloop.Site, decl *decls) []analysis.SuggestedFix {
-	fs := budgetFix(pass, s, decl)
+	fs := budgetFix(pass, s, decl, false)
 	if len(fs) == 0 {
 		return nil
 	}

@@ -258,6 +258,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	waits := map[ast.Node]bool{}
 	consult := false
 	anySuccessExit := false
+	statusRetry := false
 	// onlyAborts reports whether every success path that looked at op
 	// aborts (t.Fatal, panic): a test repeating a call it expects to fail.
 	onlyAborts := func(op *ast.CallExpr) bool {
@@ -317,6 +318,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			if exits {
 				anySuccessExit = true
 			}
+			if mode == modeStatus {
+				statusRetry = true
+			}
 			if !slices.Contains(retried, op) {
 				retried = append(retried, op)
 			}
@@ -325,7 +329,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	if len(retried) == 0 {
 		return nil
 	}
-	site := &Site{Consume: !anySuccessExit}
+	site := &Site{Consume: !anySuccessExit, StatusRetry: statusRetry}
 	slices.SortFunc(retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 	site.Ops = retried
 	site.Ctx.Consulted = consult

@@ -178,6 +178,9 @@ type Site struct {
 	Consume bool
 	// Ops are the retried operations.
 	Ops []*ast.CallExpr
+	// StatusRetry reports whether a response with a failure status code
+	// (no error) goes round too, not only a returned error.
+	StatusRetry bool
 	// Remote is an operation that reaches the network, or nil.
 	Remote *ast.CallExpr
 	// Bound limits the attempts; BoundPos is where (the condition).
