@@ -19,6 +19,13 @@
 #   REALMODS_FLAGS    extra flags for retrylint, e.g. "-retrybudget.tests=false"
 #   REALMODS_STRICT   if 1, a module whose packages fail to load fails the run
 #   REALMODS_STD_TESTS  if 1, the std run includes test files (slow)
+#   REALMODS_FIX      if 1, each module copy is then fixed: `retrylint -fix`
+#                     onto the budget module of this checkout (a replace),
+#                     then go build and go vet of the patterns, then a
+#                     second -fix that must change nothing. The rows go to
+#                     fix.tsv; a fixed module that no longer builds, or
+#                     vets worse than before, or changes on the second
+#                     -fix fails the run.
 #
 # Findings never fail the run: real code is expected to have some. The run
 # fails (exit 1) when retrylint reports an analyzer error, panics, hits an
@@ -66,6 +73,9 @@ trap cleanup EXIT
 export GOTOOLCHAIN=local GOWORK=off GOFLAGS="-mod=mod -buildvcs=false"
 
 failed=0
+budgetdir=$(cd "$here/../budget" && pwd)
+[ "${REALMODS_FIX:-0}" = 1 ] &&
+	printf 'module\tversion\tedited\tbefore\tafter\tbuild\tvet\tsecond\tstatus\n' >"$out/fix.tsv"
 summary=$out/summary.tsv
 printf 'module\tversion\tload\trc\tsecs\t%s\terrors\tpanic\tstatus\n' \
 	"$(IFS=$'\t'; echo "${analyzers[*]}")" >"$summary"
@@ -145,6 +155,50 @@ analyse() {
 	echo "realmods: $name@$version: $status (exit $rc, ${secs}s)" >&2
 }
 
+# fixcheck applies the suggested fixes to the module copy in dir and checks
+# the result builds, vets no worse than before and is stable under a second
+# -fix. Arguments: name version dir patterns...
+fixcheck() {
+	local name=$1 version=$2 dir=$3
+	shift 3
+	local base vet0 rc1 build vet1 rc2 changed edited before after status=ok
+	base=$out/$(slug "$name@$version").fix
+	: >"$base.log"
+	vet0=ok
+	(cd "$dir" && go vet "$@") >>"$base.log" 2>&1 || vet0=fail
+	cp -R "$dir" "$work/orig" || return 1
+	(cd "$dir" && go mod edit -require=github.com/retrylint/retrylint/budget@v0.0.0 \
+		-replace=github.com/retrylint/retrylint/budget="$budgetdir") >>"$base.log" 2>&1
+	before=$(cd "$dir" && timeout "$limit" "$bin" -json "${extra[@]}" "$@" 2>/dev/null | jq '[.[] | .[] | select(type == "array") | length] | add // 0')
+	(cd "$dir" && timeout "$limit" "$bin" -fix "${extra[@]}" "$@") >>"$base.log" 2>&1
+	rc1=$?
+	edited=$(diff -rq "$work/orig" "$dir" 2>/dev/null | grep -v 'go\.mod\|go\.sum' | grep -c .)
+	diff -ru "$work/orig" "$dir" >"$base.diff" 2>/dev/null
+	build=ok
+	(cd "$dir" && go build "$@") >>"$base.log" 2>&1 || build=fail
+	vet1=ok
+	(cd "$dir" && go vet "$@") >>"$base.log" 2>&1 || vet1=fail
+	after=$(cd "$dir" && timeout "$limit" "$bin" -json "${extra[@]}" "$@" 2>/dev/null | jq '[.[] | .[] | select(type == "array") | length] | add // 0')
+	rm -rf "$work/orig" && cp -R "$dir" "$work/orig"
+	(cd "$dir" && timeout "$limit" "$bin" -fix "${extra[@]}" "$@") >>"$base.log" 2>&1
+	rc2=$?
+	changed=$(diff -rq "$work/orig" "$dir" 2>/dev/null | grep -c .)
+	chmod -R u+w "$work/orig" && rm -rf "$work/orig"
+	if [ "$rc1" -ne 0 ] && [ "$rc1" -ne 3 ] || [ "$rc2" -ne 0 ] && [ "$rc2" -ne 3 ]; then
+		status="fix exit $rc1/$rc2"
+	elif [ "$build" != ok ]; then
+		status="build fails after fix"
+	elif [ "$vet0" = ok ] && [ "$vet1" != ok ]; then
+		status="vet fails after fix"
+	elif [ "$changed" -ne 0 ]; then
+		status="second -fix changed $changed files"
+	fi
+	[ "$status" = ok ] || failed=1
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$version" "$edited" \
+		"$before" "$after" "$build" "$vet0/$vet1" "$changed" "$status" >>"$out/fix.tsv"
+	echo "realmods: $name@$version: fix: $status ($edited files edited, findings $before -> $after)" >&2
+}
+
 # prepare copies module@version into the work dir and fetches what the
 # given packages need. It prints the directory; on failure it prints why to
 # stderr and returns non-zero.
@@ -205,6 +259,9 @@ if [ "$mode" = mods ] || [ "$mode" = all ]; then
 		load=$(loadstatus "$dir" "$out/$(slug "$mod@$version").load" "${pats[@]}")
 		echo "realmods: prepared $mod@$version in $(($(date +%s) - start))s (load: $load)" >&2
 		analyse "$mod" "$version" "$dir" "$load" "${pats[@]}"
+		if [ "${REALMODS_FIX:-0}" = 1 ]; then
+			fixcheck "$mod" "$version" "$dir" "${pats[@]}"
+		fi
 		chmod -R u+w "$dir" && rm -rf "$dir"
 	done 3<"$list"
 fi

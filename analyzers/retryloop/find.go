@@ -594,6 +594,11 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		}
 		return true
 	})
+	// Elements taken from a source the loop drains (cn, err = p.popIdle();
+	// if cn == nil { break }): each pass works on the next one.
+	for v := range w.drained(body) {
+		changing[v] = true
+	}
 	// Locals defined in the loop from a changing variable change too.
 	defs := map[types.Object]ast.Expr{}
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -718,6 +723,62 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		return !moved
 	})
 	return moved
+}
+
+// drained returns the variables the loop body takes from a source that
+// can run dry: assigned from a call by a statement of the body, and tested
+// for emptiness by an if of the body that only breaks out of the loop
+// (if cn == nil { break }; if !ok { break }, ok from the same assignment).
+// A retry leaves on the operation's outcome, not on a source running out.
+func (w *walker) drained(body *ast.BlockStmt) map[types.Object]bool {
+	fromCall := map[types.Object][]types.Object{} // tested var -> the vars it speaks for
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			continue
+		}
+		if _, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !ok {
+			continue
+		}
+		var vars []types.Object
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if o := w.info.ObjectOf(id); o != nil {
+					vars = append(vars, o)
+				}
+			}
+		}
+		for _, v := range vars {
+			fromCall[v] = vars
+		}
+	}
+	out := map[types.Object]bool{}
+	for _, st := range body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+			continue
+		}
+		if br, ok := ifs.Body.List[0].(*ast.BranchStmt); !ok || br.Tok != token.BREAK || br.Label != nil {
+			continue
+		}
+		var tested types.Object
+		switch c := ast.Unparen(ifs.Cond).(type) {
+		case *ast.UnaryExpr: // !ok
+			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && c.Op == token.NOT && isBool(w.info.TypeOf(id)) {
+				tested = w.info.Uses[id]
+			}
+		case *ast.BinaryExpr: // cn == nil
+			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && c.Op == token.EQL && w.info.Types[c.Y].IsNil() {
+				tested = w.info.Uses[id]
+			}
+		}
+		for _, v := range fromCall[tested] {
+			if v != tested || !isBool(v.Type()) {
+				out[v] = true
+			}
+		}
+	}
+	return out
 }
 
 // rootIdent returns the identifier at the root of a selector chain.

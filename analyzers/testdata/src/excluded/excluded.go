@@ -338,3 +338,58 @@ func expectFailure(ctx context.Context, n int, lookup func(context.Context) erro
 		time.Sleep(time.Millisecond)
 	}
 }
+
+type idleConn struct{ c net.Conn }
+
+type connPool struct{ idle []*idleConn }
+
+func (p *connPool) popIdle() (*idleConn, error) {
+	if len(p.idle) == 0 {
+		return nil, nil
+	}
+	cn := p.idle[len(p.idle)-1]
+	p.idle = p.idle[:len(p.idle)-1]
+	return cn, nil
+}
+
+func healthy(cn *idleConn) bool {
+	_, err := cn.c.Write(nil)
+	return err == nil
+}
+
+// Draining a pool's idle connections (go-redis's Get): each pass takes the
+// next connection and checks it; the loop ends when the pool runs dry.
+func getIdle(p *connPool, attempts int) (*idleConn, error) {
+	for i := 0; i < attempts; i++ {
+		cn, err := p.popIdle()
+		if err != nil {
+			return nil, err
+		}
+		if cn == nil {
+			break
+		}
+		if !healthy(cn) {
+			cn.c.Close()
+			continue
+		}
+		return cn, nil
+	}
+	return nil, errors.New("no idle connection")
+}
+
+// The same with a comma-ok source: a queue of endpoints to probe.
+func firstReachable(next func() (string, bool)) (net.Conn, error) {
+	for {
+		addr, ok := next()
+		if !ok {
+			break
+		}
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		return conn, nil
+	}
+	return nil, errors.New("no endpoint reachable")
+}

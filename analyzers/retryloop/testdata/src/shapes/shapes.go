@@ -257,3 +257,37 @@ func guardedContinue(lookup func() error) error {
 		return err
 	}
 }
+
+type pooled struct{ c *http.Client }
+
+// A fresh pooled connection per attempt is still a retry of the request:
+// the pool is asked for a connection, not drained to the last one.
+func pooledRetry(get func() (*pooled, error), req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown remote`
+		cn, err := get()
+		if err != nil {
+			return nil, err
+		}
+		resp, err := cn.c.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+	}
+	return nil, errors.New("gave up")
+}
+
+// A nil check that returns, not breaks, is a failed precondition, not a
+// source running dry.
+func pooledNilReturn(get func() *pooled, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown remote`
+		cn := get()
+		if cn == nil {
+			return nil, errors.New("no connection")
+		}
+		resp, err := cn.c.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+	}
+	return nil, errors.New("gave up")
+}
