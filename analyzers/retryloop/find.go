@@ -284,6 +284,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			}
 			s.fail, s.mode, s.seenFail, s.ambiguous = op, mode, false, false
 			ps := s.run(stmts)
+			if mode == modeStatus && s.seenFail && s.ambiguous {
+				statusRetry = true // a status test that may let a failure go round
+			}
 			if s.overflow || !s.seenFail || s.ambiguous {
 				continue
 			}

@@ -179,7 +179,8 @@ type Site struct {
 	// Ops are the retried operations.
 	Ops []*ast.CallExpr
 	// StatusRetry reports whether a response with a failure status code
-	// (no error) goes round too, not only a returned error.
+	// (no error) goes round too, or may (a test of the status the model
+	// cannot classify, resp.StatusCode == 200), not only a returned error.
 	StatusRetry bool
 	// Remote is an operation that reaches the network, or nil.
 	Remote *ast.CallExpr

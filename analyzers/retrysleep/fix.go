@@ -28,7 +28,10 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []ana
 	default:
 		return nil
 	}
-	if w.Call == nil || w.Delay == nil || !fixes.Editable(pass, w.Call.Pos()) {
+	// A consume loop goes on after a success: a backoff declared before it
+	// would never start over, and one burst of errors would slow every
+	// later error for the life of the loop.
+	if s.Consume || w.Call == nil || w.Delay == nil || !fixes.Editable(pass, w.Call.Pos()) {
 		return nil
 	}
 	var arg ast.Expr
