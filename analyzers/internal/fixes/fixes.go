@@ -253,6 +253,11 @@ func ReturnErr(pass *analysis.Pass, file *ast.File, fn ast.Node, errExpr string)
 
 // Zero writes the zero value of t as seen from file.
 func Zero(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		// The underlying type is the constraint: nil would not do for T.
+		s, ok := typeString(pass, file, t)
+		return "*new(" + s + ")", ok
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
