@@ -56,9 +56,10 @@
 // reach the network (for the missing budget).
 //
 // Suggested fix: record every outcome in a package-level budget.Budget
-// named for the dependency and guard each retry with its Allow; an
-// unbounded for loop also counts its attempts and gives up after
-// budget.DefaultAttempts.
+// named for the dependency and guard each retry with its Allow, just
+// before the loop waits (break for a bounded loop, so the code after it
+// gives up as before; a return for a for loop); an unbounded for loop
+// also counts its attempts and gives up after budget.DefaultAttempts.
 //
 // Flags: -retrybudget.budget-funcs, -retrybudget.remote-pkgs, -retrybudget.tests.
 //

@@ -14,27 +14,42 @@ import (
 )
 
 // budgetFix threads a shared budget through a retry loop around one call
-// whose error is assigned by a statement of the loop body:
+// whose error is assigned by a statement of the loop body. Every outcome is
+// recorded right after the call; the retry is guarded where the loop
+// decides to go round, just before it waits:
 //
 //	var ledgerBudget budget.Budget // one per dependency, package level
 //	...
-//	resp, err := c.Do(req)
-//	ledgerBudget.Record(err)
-//	if err != nil && !ledgerBudget.Allow() {
-//		return nil, err
+//	for i := 0; i < 3; i++ {
+//		resp, err := c.Do(req)
+//		ledgerBudget.Record(err)
+//		if err == nil {
+//			return resp, nil
+//		}
+//		lastErr = err
+//		if !ledgerBudget.Allow() {
+//			break // retry budget spent: give up as when the attempts run out
+//		}
+//		time.Sleep(…)
 //	}
+//	return nil, fmt.Errorf("ledger: %w", lastErr)
 //
-// Every outcome is recorded; after a failure, a retry happens only while
-// the budget allows, otherwise the function gives up with the error. A
-// loop with no attempt cap (for { … }) gets one as well: it counts its
-// attempts and gives up after budget.DefaultAttempts.
+// By then the loop body has done what a failed attempt does (classified,
+// cleaned up, kept the error), so a loop with a condition leaves through
+// its own way out: the code after it, which runs when the attempts are
+// spent. A for { … } loop has no such way out; there the guard returns the
+// error with the function's zero values. A loop with no attempt cap
+// (uncapped) counts its attempts in its header and gives up after
+// budget.DefaultAttempts:
 //
 //	for attempt := 1; ; attempt++ {
 //		...
-//		if err != nil && (attempt >= budget.DefaultAttempts || !ledgerBudget.Allow()) {
+//		if err != nil && (attempt >= budget.DefaultAttempts || !poolBudget.Allow()) {
+//			return nil, err
+//		}
 //
 // An unbounded loop around local work (it waits, but calls nothing remote)
-// gets the cap alone. uncapped asks for the cap.
+// gets the cap alone.
 func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) []analysis.SuggestedFix {
 	if len(s.Ops) != 1 || s.StatusRetry {
 		// A retry on a failure status (no error) would pass the guard
@@ -51,43 +66,78 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		return nil
 	}
 	op := s.Ops[0]
-	var stmt *ast.AssignStmt
-	for _, st := range body.List {
+	opAt := -1
+	for i, st := range body.List {
 		if as, ok := st.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
-			stmt = as
+			opAt = i
 		}
 	}
-	if stmt == nil {
+	if opAt < 0 {
 		return nil
 	}
+	stmt := body.List[opAt].(*ast.AssignStmt)
 	errID, ok := stmt.Lhs[len(stmt.Lhs)-1].(*ast.Ident)
 	if !ok || errID.Name == "_" {
 		return nil
 	}
-	if t := pass.TypesInfo.TypeOf(errID); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+	errObj := pass.TypesInfo.ObjectOf(errID)
+	if errObj == nil || !types.Identical(errObj.Type(), types.Universe.Lookup("error").Type()) {
 		return nil
 	}
-	ret, ok := fixes.ReturnErr(pass, file, s.Func, errID.Name)
-	if !ok || ret == "return" {
-		return nil // a bare return would read as success
+	// The guard goes before the first statement that waits, or at the end
+	// of the body; every retry must pass it with the call's error.
+	at := len(body.List)
+	for i := opAt + 1; i < len(body.List); i++ {
+		if waitsIn(s, body.List[i]) {
+			at = i
+			break
+		}
 	}
-	// The guard goes after any per-attempt cancel of the loop body.
-	at, ok := guardPoint(pass, body, stmt)
-	if !ok {
+	between := body.List[opAt+1 : at]
+	if goesRound(pass, s.Node, between) || assigns(pass, between, errObj) || leavesEarly(pass, s.Node, body) {
 		return nil
+	}
+	var guardPos token.Pos
+	if at < len(body.List) {
+		guardPos = fixes.LineStart(pass, body.List[at].Pos())
+	} else {
+		guardPos = fixes.LineStart(pass, body.Rbrace)
+	}
+	// A per-attempt cancel still to be called after the guard would be
+	// skipped by its exit (go vet's lostcancel).
+	if cancelAfter(pass, body, guardPos) {
+		return nil
+	}
+	// The way out: the loop's own exit when its condition is the bound
+	// (the code after it runs when the attempts are spent); otherwise a
+	// return, where the loop never ends or only a return follows it.
+	var exit string
+	switch {
+	case loop == nil || loop.Cond != nil && s.Bound != retryloop.BoundNone && loop.Cond.Pos() <= s.BoundPos && s.BoundPos < loop.Cond.End():
+		exit = "break"
+	case loop.Cond == nil || returnFollows(s.Func, s.Node):
+		var ok bool
+		exit, ok = fixes.ReturnErr(pass, file, s.Func, errID.Name)
+		if !ok || exit == "return" {
+			return nil // a bare return would read as success
+		}
+	default:
+		return nil // the code after a flag loop may be what it must not skip
 	}
 	indent := fixes.Indent(pass, stmt.Pos())
 	var edits []analysis.TextEdit
-	var record, allow, why, msg string
+	var cond, bare, why, msg string // bare: cond without the parentheses && needs
 	declared := "" // the library's name in d.file, when the fix declares the budget
 	if s.Remote != nil {
 		name, exists := budgetVar(pass, s)
 		if name == "" || d.file == nil || !fixes.Editable(pass, d.file.Pos()) {
 			return nil
 		}
-		record = indent + name + ".Record(" + errID.Name + ")\n"
-		allow = "!" + name + ".Allow()"
-		why = "retry budget spent: fail fast instead of piling on"
+		edits = append(edits, analysis.TextEdit{Pos: stmt.End(), End: stmt.End(),
+			NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
+		cond = "!" + name + ".Allow()"
+		bare = cond
+		why = "retry budget spent"
 		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome"
 		if !exists {
 			var de []analysis.TextEdit
@@ -101,7 +151,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		counter := fixes.FreeName(pass, file, "attempt", loop.For)
 		// The budget import goes where the cap is read; declEdits may
 		// already add it to this file.
-		pkg, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at)
+		pkg, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", guardPos)
 		switch {
 		case declared == "" || file != d.file:
 			edits = append(edits, imp...)
@@ -109,12 +159,13 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 			return nil // the name is shadowed at the guard: one import, two names
 		}
 		capped := counter + " >= " + pkg + ".DefaultAttempts"
-		if allow != "" {
-			allow = "(" + capped + " || " + allow + ")"
-			why = "attempts or retry budget spent: fail fast instead of piling on"
+		if cond != "" {
+			bare = capped + " || " + cond
+			cond = "(" + bare + ")"
+			why = "attempts or retry budget spent"
 			msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record every outcome"
 		} else {
-			allow = capped
+			cond, bare = capped, capped
 			why = "attempts spent: a persistent failure gives up instead of retrying forever"
 			msg = "Cap the attempts at budget.DefaultAttempts"
 		}
@@ -127,12 +178,198 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 				analysis.TextEdit{Pos: loop.Cond.End(), End: loop.Cond.End(), NewText: []byte("; " + counter + "++")})
 		}
 	}
-	guard := "\n" + record +
-		indent + "if " + errID.Name + " != nil && " + allow + " {\n" +
-		indent + "\t" + ret + " // " + why + "\n" +
-		indent + "}"
-	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(guard)})
+	if exit == "break" {
+		why += ": give up as when the attempts run out"
+	} else if s.Remote != nil {
+		why += ": fail fast instead of piling on"
+	}
+	test := errID.Name + " != nil && " + cond
+	if failedBy(pass, between, errObj) {
+		test = bare
+	}
+	guard := indent + "if " + test + " {\n" +
+		indent + "\t" + exit + " // " + why + "\n" +
+		indent + "}\n"
+	edits = append(edits, analysis.TextEdit{Pos: guardPos, End: guardPos, NewText: []byte(guard)})
 	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+}
+
+// failedBy reports whether one of stmts leaves when err is nil
+// (if err == nil { return … }), so that after them err is known to be set.
+func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
+	for _, st := range stmts {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL || !pass.TypesInfo.Types[b.Y].IsNil() {
+			continue
+		}
+		if id, ok := ast.Unparen(b.X).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] != err {
+			continue
+		}
+		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// returnFollows reports whether the statement after the loop returns.
+func returnFollows(fn, loop ast.Node) bool {
+	st := fixes.StmtInList(fn, loop)
+	if st == nil {
+		return false
+	}
+	p := fixes.Path(fn, st)
+	if len(p) < 2 {
+		return false
+	}
+	blk, ok := p[len(p)-2].(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	for i, x := range blk.List {
+		if x == st && i+1 < len(blk.List) {
+			_, ok := blk.List[i+1].(*ast.ReturnStmt)
+			return ok
+		}
+	}
+	return false
+}
+
+// waitsIn reports whether st holds one of the site's waits.
+func waitsIn(s *retryloop.Site, st ast.Stmt) bool {
+	for _, w := range s.Waits {
+		if st.Pos() <= w.Node.Pos() && w.Node.End() <= st.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// goesRound reports whether stmts can start the next attempt of loop
+// themselves (continue, goto): such a retry would not pass the guard.
+func goesRound(pass *analysis.Pass, loop ast.Node, stmts []ast.Stmt) bool {
+	found := false
+	for _, st := range stmts {
+		branches(pass, loop, st, func(b *ast.BranchStmt, ours bool) {
+			if b.Tok == token.GOTO || b.Tok == token.CONTINUE && ours {
+				found = true
+			}
+		})
+	}
+	return found
+}
+
+// leavesEarly reports whether the loop body breaks out of the loop: the
+// code after the loop then runs on success too, and is no way to give up.
+func leavesEarly(pass *analysis.Pass, loop ast.Node, body *ast.BlockStmt) bool {
+	found := false
+	branches(pass, loop, body, func(b *ast.BranchStmt, ours bool) {
+		if b.Tok == token.BREAK && ours || b.Tok == token.GOTO {
+			found = true
+		}
+	})
+	return found
+}
+
+// branches calls f for each branch statement in n (not in function
+// literals), with whether it targets loop: a labeled branch to loop's
+// label, or an unlabeled one not inside a nested loop (or, for break, a
+// switch or select).
+func branches(pass *analysis.Pass, loop ast.Node, n ast.Node, f func(*ast.BranchStmt, bool)) {
+	var walk func(n ast.Node, inLoop, inSwitch bool)
+	walk = func(n ast.Node, inLoop, inSwitch bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt:
+				walk(m.Body, true, inSwitch)
+				return false
+			case *ast.RangeStmt:
+				walk(m.Body, true, inSwitch)
+				return false
+			case *ast.SwitchStmt:
+				walk(m.Body, inLoop, true)
+				return false
+			case *ast.TypeSwitchStmt:
+				walk(m.Body, inLoop, true)
+				return false
+			case *ast.SelectStmt:
+				walk(m.Body, inLoop, true)
+				return false
+			case *ast.BranchStmt:
+				if m.Label != nil {
+					l, _ := pass.TypesInfo.Uses[m.Label].(*types.Label)
+					f(m, l != nil && labelOf(pass, l) == loop)
+					return false
+				}
+				switch m.Tok {
+				case token.CONTINUE:
+					f(m, !inLoop)
+				case token.BREAK:
+					f(m, !inLoop && !inSwitch)
+				default:
+					f(m, false)
+				}
+			}
+			return true
+		})
+	}
+	walk(n, false, false)
+}
+
+// labelOf returns the statement a label names.
+func labelOf(pass *analysis.Pass, l *types.Label) ast.Stmt {
+	for id, obj := range pass.TypesInfo.Defs {
+		if obj == l {
+			for _, f := range pass.Files {
+				if f.Pos() <= id.Pos() && id.Pos() < f.End() {
+					if ls, ok := labeledAt(f, id); ok {
+						return ls.Stmt
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func labeledAt(f *ast.File, id *ast.Ident) (*ast.LabeledStmt, bool) {
+	var out *ast.LabeledStmt
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Label == id {
+			out = ls
+		}
+		return out == nil
+	})
+	return out, out != nil
+}
+
+// assigns reports whether stmts assign to v.
+func assigns(pass *analysis.Pass, stmts []ast.Stmt, v types.Object) bool {
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok && pass.TypesInfo.ObjectOf(id) == v {
+						found = true
+					}
+				}
+			}
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && pass.TypesInfo.ObjectOf(id) == v {
+					found = true // its address escapes
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // declEdits declares the package's budget variables (and imports the
@@ -240,38 +477,18 @@ func declPos(f *ast.File) token.Pos {
 	return pos
 }
 
-// guardPoint is where the guard goes: after the operation's statement and
-// any cancel() calls right after it, so an early return never skips the
-// cancellation of a per-attempt context (go vet's lostcancel). ok is false
-// when a cancel function of the loop body is still uncalled there.
-func guardPoint(pass *analysis.Pass, body *ast.BlockStmt, stmt ast.Stmt) (token.Pos, bool) {
-	i := 0
-	for i < len(body.List) && body.List[i] != stmt {
-		i++
-	}
-	at := stmt.End()
-	for j := i + 1; j < len(body.List); j++ {
-		es, ok := body.List[j].(*ast.ExprStmt)
-		if !ok {
-			break
-		}
-		c, ok := ast.Unparen(es.X).(*ast.CallExpr)
-		if !ok || len(c.Args) != 0 || !isCancelFunc(pass.TypesInfo.TypeOf(c.Fun)) {
-			break
-		}
-		at = es.End()
-	}
-	// Any cancel function declared in the body and called after the guard
-	// would be skipped by its return.
-	uncalled := false
+// cancelAfter reports whether a cancel function is called in the loop body
+// after pos: a guard that leaves at pos would skip it.
+func cancelAfter(pass *analysis.Pass, body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
-		if ok && c.Pos() > at && len(c.Args) == 0 && isCancelFunc(pass.TypesInfo.TypeOf(c.Fun)) {
-			uncalled = true
+		if ok && c.Pos() > pos && len(c.Args) == 0 && isCancelFunc(pass.TypesInfo.TypeOf(c.Fun)) {
+			found = true
 		}
-		return !uncalled
+		return !found
 	})
-	return at, !uncalled
+	return found
 }
 
 func isCancelFunc(t types.Type) bool {

@@ -30,7 +30,7 @@ func perAttempt(ctx context.Context, c *http.Client, url string) error {
 	return errors.New("gave up")
 }
 
-// No fix: the cancel runs later, after code the guard would skip.
+// The cancel runs later: the guard goes after it, before the wait.
 func cancelLater(ctx context.Context, c *http.Client, url string) error {
 	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`
 		actx, cancel := context.WithTimeout(ctx, time.Second)
