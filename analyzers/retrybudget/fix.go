@@ -127,7 +127,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	indent := fixes.Indent(pass, stmt.Pos())
 	var edits []analysis.TextEdit
 	var cond, bare, why, msg string // bare: cond without the parentheses && needs
-	declared := "" // the library's name in d.file, when the fix declares the budget
+	declared := ""                  // the library's name in d.file, when the fix declares the budget
 	if s.Remote != nil {
 		name, exists := budgetVar(pass, s)
 		if name == "" || d.file == nil || !fixes.Editable(pass, d.file.Pos()) {
