@@ -127,11 +127,18 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	indent := fixes.Indent(pass, stmt.Pos())
 	var edits []analysis.TextEdit
 	var cond, bare, why, msg string // bare: cond without the parentheses && needs
-	declared := ""                  // the library's name in d.file, when the fix declares the budget
+	declared := ""                  // the library's name in home, when the fix declares the budget
+	var home *ast.File
 	if s.Remote != nil {
 		name, exists := budgetVar(pass, s)
-		if name == "" || d.file == nil || !fixes.Editable(pass, d.file.Pos()) {
+		if name == "" {
 			return nil
+		}
+		if !exists {
+			home = d.home[name]
+			if home == nil || !fixes.Editable(pass, home.Pos()) {
+				return nil
+			}
 		}
 		edits = append(edits, analysis.TextEdit{Pos: stmt.End(), End: stmt.End(),
 			NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
@@ -141,7 +148,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome"
 		if !exists {
 			var de []analysis.TextEdit
-			declared, de = declEdits(pass, d)
+			declared, de = declEdits(pass, home, d.names[home])
 			edits = append(edits, de...)
 		}
 	} else if !uncapped {
@@ -153,7 +160,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		// already add it to this file.
 		pkg, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", guardPos)
 		switch {
-		case declared == "" || file != d.file:
+		case declared == "" || file != home:
 			edits = append(edits, imp...)
 		case declared != pkg:
 			return nil // the name is shadowed at the guard: one import, two names
@@ -372,20 +379,19 @@ func assigns(pass *analysis.Pass, stmts []ast.Stmt, v types.Object) bool {
 	return found
 }
 
-// declEdits declares the package's budget variables (and imports the
-// library) in the file chosen for them. Every fix carries the same
-// edits, so any subset of the fixes compiles and none conflict. It
-// returns the library's name in that file.
-func declEdits(pass *analysis.Pass, d *decls) (string, []analysis.TextEdit) {
-	declName, edits := fixes.Import(pass, d.file, fixes.BudgetPath, "budget")
-	at := declPos(d.file)
+// declEdits declares the budget variables names (and imports the library)
+// in file. Every fix using one of them carries the same edits, so none
+// conflict. It returns the library's name in that file.
+func declEdits(pass *analysis.Pass, file *ast.File, names []string) (string, []analysis.TextEdit) {
+	declName, edits := fixes.Import(pass, file, fixes.BudgetPath, "budget")
+	at := declPos(file)
 	text := "\n\n// Retry budgets, one per dependency, shared by every call to it: retries\n" +
 		"// stay near 10% of successes, so an outage cannot multiply load.\n"
-	if len(d.names) == 1 {
-		text += "var " + d.names[0] + " " + declName + ".Budget"
+	if len(names) == 1 {
+		text += "var " + names[0] + " " + declName + ".Budget"
 	} else {
 		text += "var (\n"
-		for _, n := range d.names {
+		for _, n := range names {
 			text += "\t" + n + " " + declName + ".Budget\n"
 		}
 		text += ")"

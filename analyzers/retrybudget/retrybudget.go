@@ -48,17 +48,21 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// unbounded reports whether a site has neither an attempt cap nor a
+// deadline it watches, and is surely a retry: it waits between attempts or
+// retries a remote call (a bare loop re-running local work stays silent).
+func unbounded(s *retryloop.Site) bool {
+	return s.Bound == retryloop.BoundNone && !s.Ctx.Consulted && (s.Remote != nil || len(s.Waits) > 0)
+}
+
 func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
 	if s.Consume || len(s.Budget) > 0 || s.FuncBudget {
 		return
 	}
 	// A loop that watches a context or stop channel is cancellable; not
 	// knowing its deadline, we stay silent on boundedness.
-	// Only a loop that waits between attempts or retries a remote call is
-	// surely a retry; a bare loop re-running local work stays silent.
-	unbounded := s.Bound == retryloop.BoundNone && !s.Ctx.Consulted && (s.Remote != nil || len(s.Waits) > 0)
 	switch {
-	case unbounded:
+	case unbounded(s):
 		d := analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
 			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
@@ -93,35 +97,43 @@ func fixesFor(pass *analysis.Pass, s *retryloop.Site, decl *decls) []analysis.Su
 	return fs
 }
 
-// budgetDecls chooses the one file that declares the budget variables the
-// fixes need (the first by name among files with a site) and the names to
-// declare there. Every fix carries the same declaration block, so each
-// variable is declared once however many loops use it, and any subset of
-// the fixes compiles.
+// budgetDecls decides where the budget variables the fixes need are
+// declared: each name in the file (first by name) of the loops whose fix
+// uses it, so it sits next to its first use, and only names some fix
+// uses. Every fix using a file's names carries that file's whole
+// declaration block, so each variable is declared once however many loops
+// use it, and any subset of the fixes compiles.
 func budgetDecls(pass *analysis.Pass, res *retryloop.Result) *decls {
-	d := &decls{}
-	seen := map[string]bool{}
+	d := &decls{home: map[string]*ast.File{}, names: map[*ast.File][]string{}}
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary || s.File == nil || s.Consume || s.Remote == nil {
 			continue
 		}
 		name, exists := budgetVar(pass, s)
-		if name == "" {
+		if name == "" || exists {
 			continue
 		}
-		if d.file == nil || pass.Fset.File(s.File.Pos()).Name() < pass.Fset.File(d.file.Pos()).Name() {
-			d.file = s.File
+		// Would the fix be offered, wherever the name ends up?
+		probe := &decls{home: map[string]*ast.File{name: s.File}, names: map[*ast.File][]string{s.File: {name}}}
+		if budgetFix(pass, s, probe, unbounded(s)) == nil {
+			continue
 		}
-		if !exists && !seen[name] {
-			seen[name] = true
-			d.names = append(d.names, name)
+		if f, ok := d.home[name]; !ok || pass.Fset.File(s.File.Pos()).Name() < pass.Fset.File(f.Pos()).Name() {
+			d.home[name] = s.File
 		}
 	}
-	slices.Sort(d.names)
+	for name, f := range d.home {
+		d.names[f] = append(d.names[f], name)
+	}
+	for _, ns := range d.names {
+		slices.Sort(ns)
+	}
 	return d
 }
 
+// decls says where each budget variable to declare goes (home) and which
+// names each of those files declares.
 type decls struct {
-	file  *ast.File
-	names []string
+	home  map[string]*ast.File
+	names map[*ast.File][]string
 }

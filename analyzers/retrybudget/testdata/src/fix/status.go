@@ -40,3 +40,20 @@ func retry5xx(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errors.New("gave up")
 }
+
+type Mirror struct{ c *http.Client }
+
+// No fix here, so no mirrorBudget is declared for it anywhere.
+func (m *Mirror) Sync(url string) error {
+	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`
+		resp, err := m.c.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(time.Duration(i) * time.Second)
+	}
+	return errors.New("mirror: gave up")
+}
