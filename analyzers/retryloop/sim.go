@@ -892,9 +892,18 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	if !known {
 		return Unknown
 	}
-	codes := okCodes
 	if failing {
 		p.statusObs = true
+	}
+	// Equality with a 2xx code names the success the code expects
+	// (resp.StatusCode == http.StatusOK): a success is that code. What
+	// else goes round may be a "not yet" of a poll (SPEC: polling a status
+	// is not a retry), so the failure side stays ambiguous below.
+	if !failing && div == 1 && 200 <= c && c < 300 && (op == token.EQL || op == token.NEQ) {
+		return b2t(op == token.EQL)
+	}
+	codes := okCodes
+	if failing {
 		codes = failCodes
 		if c < 408 {
 			s.ambiguous = true

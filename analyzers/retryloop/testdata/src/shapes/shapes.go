@@ -291,3 +291,19 @@ func pooledNilReturn(get func() *pooled, req *http.Request) (*http.Response, err
 	}
 	return nil, errors.New("gave up")
 }
+
+// Success named by its code (resp.StatusCode == http.StatusOK), an error
+// retried: a retry.
+func statusOK(c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=unknown remote`
+		resp, err := c.Get(url)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			return resp.Body.Close()
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		time.Sleep(time.Duration(i) * time.Second)
+	}
+	return errors.New("gave up")
+}
