@@ -22,7 +22,7 @@ import (
 //		...
 //		time.Sleep(backoff.Next())
 //	}
-func backoffFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []analysis.SuggestedFix {
+func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
 	switch s.Node.(type) {
 	case *ast.ForStmt, *ast.RangeStmt:
 	default:
@@ -31,48 +31,70 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []ana
 	// A consume loop goes on after a success: a backoff declared before it
 	// would never start over, and one burst of errors would slow every
 	// later error for the life of the loop.
-	if s.Consume || w.Call == nil || w.Delay == nil || !fixes.Editable(pass, w.Call.Pos()) {
+	if s.Consume {
 		return nil
 	}
-	var arg ast.Expr
-	for _, a := range w.Call.Args {
-		if a == w.Delay {
-			arg = a
+	// Every wait of the loop draws from the one backoff, so they must all
+	// wait the same constant now; a wait left fixed would hide behind the
+	// new growing one.
+	var args []ast.Expr
+	var d int64
+	for i, w := range s.Waits {
+		arg, v, ok := constDelay(pass, w)
+		if !ok || i > 0 && v != d {
+			return nil
 		}
-	}
-	if arg == nil {
-		return nil
+		args, d = append(args, arg), v
 	}
 	// Only a constant base below the library's 10s cap: a larger one
-	// would be shortened by the cap, a variable one cannot be judged.
-	tv := pass.TypesInfo.Types[arg]
-	if tv.Value == nil {
-		return nil
-	}
-	d, ok := constant.Int64Val(constant.ToInt(tv.Value))
-	if !ok || d <= 0 || d >= int64(10*time.Second) {
+	// would be shortened by the cap.
+	if len(args) == 0 || d <= 0 || d >= int64(10*time.Second) {
 		return nil
 	}
 	at, ok := fixes.InsertionPoint(s.Func, s.Node)
 	if !ok {
 		return nil
 	}
-	base, ok := fixes.Text(pass, arg)
+	base, ok := fixes.Text(pass, args[0])
 	if !ok {
 		return nil
 	}
 	file := fixes.FileOf(pass, at)
-	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at, arg.Pos())
+	uses := []token.Pos{at}
+	for _, a := range args {
+		uses = append(uses, a.Pos())
+	}
+	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", uses...)
 	bo := fixes.FreeName(pass, file, "backoff", at)
 	indent := fixes.Indent(pass, at)
-	edits := append([]analysis.TextEdit{
-		{Pos: at, End: at, NewText: []byte(bo + " := " + name + ".Backoff{Base: " + base + "}.Start()\n" + indent)},
-		{Pos: arg.Pos(), End: arg.End(), NewText: []byte(bo + ".Next()")},
-	}, imp...)
+	edits := []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(bo + " := " + name + ".Backoff{Base: " + base + "}.Start()\n" + indent)}}
+	for _, a := range args {
+		edits = append(edits, analysis.TextEdit{Pos: a.Pos(), End: a.End(), NewText: []byte(bo + ".Next()")})
+	}
 	return []analysis.SuggestedFix{{
 		Message:   "Replace the fixed delay with exponential full-jitter backoff (budget.Backoff)",
-		TextEdits: edits,
+		TextEdits: append(edits, imp...),
 	}}
+}
+
+// constDelay returns the delay argument of a wait call and its constant
+// value; ok is false for a wait that is not a call taking a constant.
+func constDelay(pass *analysis.Pass, w *retryloop.Wait) (ast.Expr, int64, bool) {
+	if w.Call == nil || w.Delay == nil || !fixes.Editable(pass, w.Call.Pos()) {
+		return nil, 0, false
+	}
+	for _, a := range w.Call.Args {
+		if a != w.Delay {
+			continue
+		}
+		tv := pass.TypesInfo.Types[a]
+		if tv.Value == nil {
+			return nil, 0, false
+		}
+		d, ok := constant.Int64Val(constant.ToInt(tv.Value))
+		return a, d, ok
+	}
+	return nil, 0, false
 }
 
 // waitFix adds the missing wait to a counted retry loop: full-jitter

@@ -45,8 +45,8 @@ func run(pass *analysis.Pass) (any, error) {
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryFixed,
 				Message:        "retry waits a fixed delay: clients that failed together retry in lockstep; use exponential backoff with full jitter",
-				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())},
-				SuggestedFixes: backoffFix(pass, s, w),
+				Related:        related(s),
+				SuggestedFixes: backoffFix(pass, s),
 			})
 		case retryloop.GrowthAbsent:
 			if s.Remote == nil || s.Consume {
@@ -61,4 +61,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// related names the site and any further fixed waits of it.
+func related(s *retryloop.Site) []analysis.RelatedInformation {
+	out := []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())}
+	for _, w := range s.Waits[1:] {
+		out = append(out, diag.Related(w.Node.Pos(), "it waits a fixed delay here too"))
+	}
+	return out
 }
