@@ -79,7 +79,7 @@ var remoteFuncs = map[string]bool{
 	"net/http.Get": true, "net/http.Head": true, "net/http.Post": true, "net/http.PostForm": true,
 	"net/http.Client.Do": true, "net/http.Client.Get": true, "net/http.Client.Head": true,
 	"net/http.Client.Post": true, "net/http.Client.PostForm": true,
-	"net/http.Transport.RoundTrip": true, "net/http.(interface).RoundTrip": true,
+	"net/http.Transport.RoundTrip": true, "net/http.RoundTripper.RoundTrip": true,
 	"net.Dial": true, "net.DialTimeout": true, "net.DialTCP": true, "net.DialUDP": true, "net.DialUnix": true,
 	"net.Dialer.Dial": true, "net.Dialer.DialContext": true, "net.LookupHost": true, "net.LookupIP": true,
 	"net.Resolver.LookupHost": true, "net.Resolver.LookupIPAddr": true,

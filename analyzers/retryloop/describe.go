@@ -417,7 +417,7 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 		case isFunc(fn, "net/http.Post", "net/http.PostForm", "net/http.Client.Post", "net/http.Client.PostForm"):
 			r := &Request{Pos: call.Pos(), Send: call, Method: "POST", Shortcut: true}
 			site.Requests = append(site.Requests, r)
-		case isFunc(fn, "net/http.Client.Do", "net/http.Transport.RoundTrip", "net/http.(interface).RoundTrip") && len(call.Args) == 1:
+		case isFunc(fn, "net/http.Client.Do", "net/http.Transport.RoundTrip", "net/http.RoundTripper.RoundTrip") && len(call.Args) == 1:
 			r := &Request{Pos: call.Pos(), Send: call}
 			w.resolveRequest(r, call.Args[0], fs, node)
 			site.Requests = append(site.Requests, r)

@@ -94,3 +94,20 @@ func watches(ctx context.Context, op func(context.Context) error) error {
 		}
 	}
 }
+
+// A retrying RoundTripper: every request of every caller through it is
+// retried, so it needs the budget most.
+type retryTransport struct{ base http.RoundTripper }
+
+func (rt *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`
+		resp, err = rt.base.RoundTrip(req)
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Duration(i) * 100 * time.Millisecond)
+	}
+	return nil, err
+}
