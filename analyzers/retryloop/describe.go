@@ -536,7 +536,7 @@ func (w *walker) mintedIn(val ast.Expr, fs *fnScope, loop ast.Node) bool {
 		if c, ok := val.(*ast.CallExpr); ok {
 			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && len(c.Args) == 0 {
 				if id, ok := sel.X.(*ast.Ident); ok {
-					if o := w.info.Uses[id]; o != nil && !inLoop(&ast.Ident{NamePos: o.Pos()}) {
+					if o, ok := w.info.Uses[id].(*types.Var); ok && !inLoop(&ast.Ident{NamePos: o.Pos()}) {
 						return false
 					}
 				}
