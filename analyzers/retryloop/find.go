@@ -872,7 +872,8 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	if jump == nil || !w.underErrorCheck(rest, jump) {
 		return nil
 	}
-	blk := &ast.BlockStmt{List: rest}
+	// The statements from the label on, spanning their source.
+	blk := &ast.BlockStmt{Lbrace: ls.Pos(), List: rest}
 	ops := w.opsIn(blk)
 	if len(ops) == 0 {
 		return nil
@@ -886,7 +887,7 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	site.Node, site.Pos, site.End = ls, jump.Pos(), jump.End()
 	site.Func, site.File = fs.node, fs.file
 	site.Bound, site.BoundPos = w.bodyBound(blk, blk)
-	w.describe(site, fs, ls, blk)
+	w.describe(site, fs, blk, blk)
 	return site
 }
 
