@@ -393,8 +393,13 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 			} else if i < len(as.Rhs) {
 				r = as.Rhs[i]
 			}
-			if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "net/http.NewRequest", "net/http.NewRequestWithContext") {
-				build = c
+			if c, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+				fn := callee(w.info, c)
+				if isFunc(fn, "net/http.NewRequest", "net/http.NewRequestWithContext") {
+					build = c
+				} else if f := w.factOf(fn); f != nil && f.Build != nil {
+					build = c
+				}
 			}
 		}
 		return true
@@ -447,12 +452,23 @@ func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.No
 	}
 	r.Build = w.requestBuild(e, fs)
 	if r.Build != nil {
-		idx := 0
-		if isFunc(callee(w.info, r.Build), "net/http.NewRequestWithContext") {
-			idx = 1
-		}
-		if idx < len(r.Build.Args) {
-			r.Method = w.constString(r.Build.Args[idx], fs)
+		if f := w.factOf(callee(w.info, r.Build)); f != nil && f.Build != nil {
+			// A request builder of the code base: what it sets is set.
+			b := f.Build
+			r.Method = b.Method
+			if m := w.methodArg(r.Build); m != nil {
+				r.Method = w.constString(m, fs)
+			}
+			for _, h := range b.Headers {
+				if !slices.Contains(r.Headers, h) {
+					r.Headers = append(r.Headers, h)
+				}
+			}
+			if b.KeyMinted && loop.Pos() <= r.Build.Pos() && r.Build.End() <= loop.End() {
+				r.KeyInLoop, r.KeyPos = true, r.Build.Pos()
+			}
+		} else if m := w.methodArg(r.Build); m != nil {
+			r.Method = w.constString(m, fs)
 		}
 	}
 	// Headers set on the request anywhere in the function.

@@ -24,6 +24,18 @@ type FuncFact struct {
 	// Retrier is set when the function is a generic retry helper: it
 	// retries an operation or waits a delay it is given.
 	Retrier *RetrierFact
+	// Build is set when the function builds and returns an HTTP request
+	// (c.newRequest(ctx, method, path, body)).
+	Build *BuildFact
+}
+
+// BuildFact describes a request builder: where the method comes from and
+// what it sets on the request.
+type BuildFact struct {
+	MethodParam int    // the parameter naming the method, or -1
+	Method      string // the constant method when MethodParam is -1 ("" unknown)
+	Headers     []string
+	KeyMinted   bool // it sets a key header minted afresh on every call
 }
 
 // RetrierFact describes a generic retry helper (retry(attempts, delay, fn)):
@@ -75,6 +87,9 @@ func (f *FuncFact) String() string {
 			s += "+jitter"
 		}
 	}
+	if b := f.Build; b != nil {
+		s += fmt.Sprintf(" builds(method=%d%s headers=%v minted=%t)", b.MethodParam, b.Method, b.Headers, b.KeyMinted)
+	}
 	if r := f.Retrier; r != nil {
 		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t", r.OpParam, r.DelayParam, r.Grows)
 		if r.ResendParam >= 0 {
@@ -86,7 +101,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil
+	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
@@ -97,6 +112,10 @@ func (f *FuncFact) equal(g *FuncFact) bool {
 		return false
 	}
 	if f.Wait != nil && *f.Wait != *g.Wait || f.Delay != nil && *f.Delay != *g.Delay {
+		return false
+	}
+	if (f.Build == nil) != (g.Build == nil) || f.Build != nil && (f.Build.MethodParam != g.Build.MethodParam ||
+		f.Build.Method != g.Build.Method || f.Build.KeyMinted != g.Build.KeyMinted || !slices.Equal(f.Build.Headers, g.Build.Headers)) {
 		return false
 	}
 	for i := range f.Writes {
@@ -180,7 +199,7 @@ func (w *walker) computeFacts(fns []*fnScope) {
 	for _, fs := range decls {
 		needs := false
 		for _, c := range callees[fs.obj] {
-			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil) {
+			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil || g.Build != nil) {
 				needs = true
 			}
 		}
@@ -238,6 +257,9 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 				f.Writes = append(f.Writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
 			}
 		}
+	}
+	if w.importsHTTP {
+		f.Build = w.buildFact(fs)
 	}
 	// A wait at the top level of the body (a sleep helper, not a retry loop).
 	for _, st := range fs.body.List {
@@ -313,6 +335,98 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		}
 	}
 	return f
+}
+
+// buildFact recognises a request builder: a function whose one
+// *http.Request result is, in every return that gives one, the same
+// variable, built once by http.NewRequest[WithContext].
+func (w *walker) buildFact(fs *fnScope) *BuildFact {
+	sig, ok := fs.obj.Type().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	at := -1
+	for i := 0; i < sig.Results().Len(); i++ {
+		if isNamed(sig.Results().At(i).Type(), "net/http", "Request") {
+			if at >= 0 {
+				return nil
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var v *types.Var
+	var ret ast.Expr
+	ok = true
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		r, isRet := n.(*ast.ReturnStmt)
+		if !isRet || !ok {
+			return ok
+		}
+		if len(r.Results) != sig.Results().Len() {
+			ok = false // a bare return of named results: not followed
+			return false
+		}
+		e := ast.Unparen(r.Results[at])
+		if w.info.Types[e].IsNil() {
+			return true
+		}
+		id, isID := e.(*ast.Ident)
+		u, isVar := w.info.Uses[id].(*types.Var)
+		if !isID || !isVar || v != nil && u != v {
+			ok = false
+			return false
+		}
+		v, ret = u, e
+		return true
+	})
+	if !ok || v == nil {
+		return nil
+	}
+	build := w.requestBuild(ret, fs)
+	if build == nil {
+		return nil
+	}
+	b := &BuildFact{MethodParam: -1}
+	if f := w.factOf(callee(w.info, build)); f != nil && f.Build != nil && f.Build.MethodParam < 0 {
+		b.Method = f.Build.Method // a builder on top of a builder of a fixed method
+	} else if m := w.methodArg(build); m != nil {
+		if id, isID := ast.Unparen(m).(*ast.Ident); isID {
+			if p, isVar := w.info.Uses[id].(*types.Var); isVar {
+				b.MethodParam = w.paramIndex(p, fs.typ)
+			}
+		}
+		if b.MethodParam < 0 {
+			b.Method = w.constString(m, fs)
+		}
+	}
+	r := &Request{Send: build, Pos: build.Pos()}
+	w.resolveRequest(r, ret, fs, fs.body)
+	b.Headers = r.Headers
+	b.KeyMinted = w.keyMintedHere(r, fs)
+	return b
+}
+
+// methodArg returns the method argument of a request build: an
+// http.NewRequest or NewRequestWithContext call, or a call of a builder
+// taking the method as a parameter.
+func (w *walker) methodArg(build *ast.CallExpr) ast.Expr {
+	fn := callee(w.info, build)
+	idx := 0
+	if isFunc(fn, "net/http.NewRequestWithContext") {
+		idx = 1
+	} else if f := w.factOf(fn); f != nil && f.Build != nil {
+		idx = f.Build.MethodParam
+	}
+	if 0 <= idx && idx < len(build.Args) {
+		return build.Args[idx]
+	}
+	return nil
 }
 
 // growsWithParam reports whether e multiplies or shifts by something

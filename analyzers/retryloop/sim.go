@@ -404,8 +404,10 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 	return out
 }
 
-// inner walks a nested loop once: its returns and labeled jumps count,
-// everything else falls through.
+// inner walks a nested loop once: its returns and labeled jumps count; a
+// pass through its body that falls off the end, continues or breaks goes
+// on after the loop (a failover sweep that every element failed), as does
+// the path that skips it.
 func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	var body *ast.BlockStmt
 	switch st := st.(type) {
@@ -416,11 +418,7 @@ func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	}
 	var out []*path
 	for _, p := range ps {
-		for _, q := range s.block(body.List, []*path{p.clone()}, depth+100) {
-			if q.out == outExit || q.out == outNext {
-				out = append(out, q)
-			}
-		}
+		out = append(out, s.block(body.List, []*path{p.clone()}, depth+100)...)
 		out = append(out, p)
 	}
 	return out

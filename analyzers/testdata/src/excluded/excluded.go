@@ -393,3 +393,21 @@ func firstReachable(next func() (string, bool)) (net.Conn, error) {
 	}
 	return nil, errors.New("no endpoint reachable")
 }
+
+// A poller running every job of each tick: a failed job is logged and the
+// next tick comes anyway, success or not.
+func runJobs(ctx context.Context, jobs []string, run func(context.Context, string) error, logf func(string, ...any)) {
+	for {
+		for _, j := range jobs {
+			if err := run(ctx, j); err != nil {
+				logf("job %s: %v", j, err)
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Minute):
+		}
+	}
+}

@@ -307,3 +307,20 @@ func statusOK(c *http.Client, url string) error {
 	}
 	return errors.New("gave up")
 }
+
+// Rounds over a failover sweep: each round tries every replica again, so
+// the rounds retry (the sweep alone would be failover).
+func rounds(ctx context.Context, replicas []string, set func(context.Context, string) error) error {
+	var lastErr error
+	for round := 0; round < 3; round++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=caller`
+		for _, r := range replicas {
+			err := set(ctx, r)
+			if err == nil {
+				return nil
+			}
+			lastErr = err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return lastErr
+}
