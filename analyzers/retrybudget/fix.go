@@ -62,7 +62,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	}
 	file := fixes.FileOf(pass, s.Pos)
 	loop, _ := s.Node.(*ast.ForStmt)
-	if uncapped && (loop == nil || loop.Init != nil || loop.Post != nil || commentIn(file, loop.For, loop.Body.Lbrace)) {
+	if uncapped && (loop == nil || loop.Init != nil || loop.Post != nil || fixes.CommentIn(file, loop.For, loop.Body.Lbrace)) {
 		return nil
 	}
 	op := s.Ops[0]
@@ -397,16 +397,6 @@ func declEdits(pass *analysis.Pass, file *ast.File, names []string) (string, []a
 		text += ")"
 	}
 	return declName, append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
-}
-
-// commentIn reports whether a comment of the file lies in [from, to).
-func commentIn(f *ast.File, from, to token.Pos) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() < to && cg.End() > from {
-			return true
-		}
-	}
-	return false
 }
 
 func loopBody(n ast.Node) *ast.BlockStmt {

@@ -55,7 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 					Pos: req.Pos, End: req.Send.End(), Category: CategoryNoKey,
 					Message:        req.Method + " request is re-sent by a retry loop without an idempotency key: a retry after a lost response repeats the write; set an Idempotency-Key minted once before the loop",
 					Related:        related,
-					SuggestedFixes: keyFix(pass, s, req),
+					SuggestedFixes: append(keyFix(pass, s, req), shortcutFix(pass, s, req)...),
 				})
 			case req.KeyInLoop:
 				pos := req.KeyPos

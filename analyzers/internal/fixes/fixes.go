@@ -164,6 +164,17 @@ func declaredInside(pass *analysis.Pass, name string, pos token.Pos) bool {
 	return walk(s)
 }
 
+// CommentIn reports whether a comment of the file lies in [from, to): an
+// edit replacing that range would drop it.
+func CommentIn(f *ast.File, from, to token.Pos) bool {
+	for _, cg := range f.Comments {
+		if cg.Pos() < to && cg.End() > from {
+			return true
+		}
+	}
+	return false
+}
+
 // Indent returns the leading white space of the line holding pos.
 func Indent(pass *analysis.Pass, pos token.Pos) string {
 	tf := pass.Fset.File(pos)
