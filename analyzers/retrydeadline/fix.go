@@ -2,6 +2,7 @@ package retrydeadline
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -16,38 +17,72 @@ import (
 //	if err := budget.Sleep(ctx, d); err != nil {
 //		return <zero values>, err
 //	}
-func sleepFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []analysis.SuggestedFix {
-	call := w.Call
+func sleepFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
 	ctxVar := s.Ctx.InScope
-	if w.Kind != retryloop.WaitSleep || call == nil || len(call.Args) != 1 || ctxVar == nil || !fixes.Editable(pass, call.Pos()) {
+	if ctxVar == nil || s.WaitsElsewhere(pass.TypesInfo) {
 		return nil
 	}
-	stmt := fixes.StmtInList(s.Func, call)
-	if es, ok := stmt.(*ast.ExprStmt); !ok || ast.Unparen(es.X) != call {
+	// Every sleep of the loop: one left as it was would hide behind the
+	// others, the loop now consulting the context.
+	var calls []*ast.CallExpr
+	var uses []token.Pos
+	for _, w := range s.Waits {
+		switch w.Kind {
+		case retryloop.WaitSleep:
+		case retryloop.WaitAfter:
+			return nil // a select on a timer alone: not one call to rewrite
+		default:
+			continue
+		}
+		if w.Call == nil {
+			return nil
+		}
+		calls, uses = append(calls, w.Call), append(uses, w.Call.Pos())
+	}
+	if len(calls) == 0 {
 		return nil
 	}
-	// The context must be visible, under its name, at the sleep.
-	if sc := pass.Pkg.Scope().Innermost(call.Pos()); sc == nil {
-		return nil
-	} else if _, obj := sc.LookupParent(ctxVar.Name(), call.Pos()); obj != types.Object(ctxVar) {
-		return nil
+	file := fixes.FileOf(pass, calls[0].Pos())
+	name, edits := fixes.Import(pass, file, fixes.BudgetPath, "budget", uses...)
+	for _, c := range calls {
+		e, ok := sleepEdits(pass, s, ctxVar, c, name)
+		if !ok {
+			return nil
+		}
+		edits = append(edits, e...)
 	}
-	file := fixes.FileOf(pass, call.Pos())
-	ret, ok := fixes.ReturnErr(pass, file, s.Func, "err")
-	if !ok {
-		return nil
-	}
-	name, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", call.Pos())
-	indent := fixes.Indent(pass, stmt.Pos())
-	arg := call.Args[0]
-	edits := append([]analysis.TextEdit{
-		{Pos: call.Pos(), End: arg.Pos(), NewText: []byte("if err := " + name + ".Sleep(" + ctxVar.Name() + ", ")},
-		{Pos: arg.End(), End: call.End(), NewText: []byte("); err != nil {\n" + indent + "\t" + ret + "\n" + indent + "}")},
-	}, imp...)
 	return []analysis.SuggestedFix{{
 		Message:   "Wait with budget.Sleep(" + ctxVar.Name() + ", d) and give up when " + ctxVar.Name() + " is done",
 		TextEdits: edits,
 	}}
+}
+
+// sleepEdits rewrites one time.Sleep(d) statement into budget.Sleep.
+func sleepEdits(pass *analysis.Pass, s *retryloop.Site, ctxVar *types.Var, call *ast.CallExpr, name string) ([]analysis.TextEdit, bool) {
+	if call == nil || len(call.Args) != 1 || !fixes.Editable(pass, call.Pos()) {
+		return nil, false
+	}
+	stmt := fixes.StmtInList(s.Func, call)
+	if es, ok := stmt.(*ast.ExprStmt); !ok || ast.Unparen(es.X) != call {
+		return nil, false
+	}
+	// The context must be visible, under its name, at the sleep.
+	if sc := pass.Pkg.Scope().Innermost(call.Pos()); sc == nil {
+		return nil, false
+	} else if _, obj := sc.LookupParent(ctxVar.Name(), call.Pos()); obj != types.Object(ctxVar) {
+		return nil, false
+	}
+	file := fixes.FileOf(pass, call.Pos())
+	ret, ok := fixes.ReturnErr(pass, file, s.Func, "err")
+	if !ok {
+		return nil, false
+	}
+	indent := fixes.Indent(pass, stmt.Pos())
+	arg := call.Args[0]
+	return []analysis.TextEdit{
+		{Pos: call.Pos(), End: arg.Pos(), NewText: []byte("if err := " + name + ".Sleep(" + ctxVar.Name() + ", ")},
+		{Pos: arg.End(), End: call.End(), NewText: []byte("); err != nil {\n" + indent + "\t" + ret + "\n" + indent + "}")},
+	}, true
 }
 
 // timeoutFix bounds a loop running under context.Background/TODO: it

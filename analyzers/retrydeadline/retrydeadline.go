@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,
 				Message:        "retry sleeps while " + what + " is in scope and never checks it: cancellation waits out every sleep; " + cure,
 				Related:        []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")},
-				SuggestedFixes: sleepFix(pass, s, w),
+				SuggestedFixes: sleepFix(pass, s),
 			})
 			break
 		}

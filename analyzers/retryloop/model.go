@@ -248,3 +248,31 @@ func (s *Site) Subject() string {
 	}
 	return "retry loop"
 }
+
+// WaitsElsewhere reports whether the site's loop body waits (time.Sleep,
+// time.After, a timer, budget.Sleep) somewhere that is not one of its
+// Waits: on a path the model could not judge. A fix that rewrote only the
+// known waits would leave that one as it was, and hide it.
+func (s *Site) WaitsElsewhere(info *types.Info) bool {
+	found := false
+	ast.Inspect(s.Node, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if !isFunc(callee(info, c), "time.Sleep", "time.After", "time.NewTimer", "time.Tick", BudgetPath+".Sleep") {
+			return true
+		}
+		for _, w := range s.Waits {
+			if w.Node.Pos() <= c.Pos() && c.End() <= w.Node.End() {
+				return true
+			}
+		}
+		found = true
+		return false
+	})
+	return found
+}

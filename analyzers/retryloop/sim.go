@@ -903,7 +903,11 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	codes := okCodes
 	if failing {
 		codes = failCodes
-		if c < 408 {
+		// A test of a code below 408 may be how the code names its
+		// success or a poll's "not yet" (>= 400, == 200); equality with
+		// a 3xx or 4xx code (== http.StatusPaymentRequired) only picks
+		// out that code, which a failure status is not.
+		if c < 408 && !(div == 1 && c >= 300 && (op == token.EQL || op == token.NEQ)) {
 			s.ambiguous = true
 		}
 	}

@@ -48,7 +48,7 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	}
 	// Only a constant base below the library's 10s cap: a larger one
 	// would be shortened by the cap.
-	if len(args) == 0 || d <= 0 || d >= int64(10*time.Second) {
+	if len(args) == 0 || d <= 0 || d >= int64(10*time.Second) || s.WaitsElsewhere(pass.TypesInfo) {
 		return nil
 	}
 	at, ok := fixes.InsertionPoint(s.Func, s.Node)
