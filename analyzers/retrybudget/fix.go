@@ -115,14 +115,16 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	switch {
 	case loop == nil || loop.Cond != nil && s.Bound != retryloop.BoundNone && loop.Cond.Pos() <= s.BoundPos && s.BoundPos < loop.Cond.End():
 		exit = "break"
-	case loop.Cond == nil || returnFollows(s.Func, s.Node):
+	case (loop.Cond == nil || returnFollows(s.Func, s.Node)) && !cleansUpBeforeReturn(pass, body):
 		var ok bool
 		exit, ok = fixes.ReturnErr(pass, file, s.Func, errID.Name)
 		if !ok || exit == "return" {
 			return nil // a bare return would read as success
 		}
 	default:
-		return nil // the code after a flag loop may be what it must not skip
+		// The code after a flag loop may be what it must not skip; a body
+		// that cleans up before giving up would leak on a new return.
+		return nil
 	}
 	indent := fixes.Indent(pass, stmt.Pos())
 	var edits []analysis.TextEdit
@@ -221,6 +223,40 @@ func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
 		}
 	}
 	return false
+}
+
+// cleansUpBeforeReturn reports whether a return of the loop body that
+// gives up with an error comes right after a call (db.Close(); return
+// nil, err): the way the code releases what it holds when it gives up,
+// which a new return would skip.
+func cleansUpBeforeReturn(pass *analysis.Pass, body *ast.BlockStmt) bool {
+	found := false
+	var visit func(list []ast.Stmt)
+	visit = func(list []ast.Stmt) {
+		for i, st := range list {
+			if r, ok := st.(*ast.ReturnStmt); ok && i > 0 && len(r.Results) > 0 {
+				last := r.Results[len(r.Results)-1]
+				_, isCall := list[i-1].(*ast.ExprStmt)
+				if isCall && !pass.TypesInfo.Types[last].IsNil() {
+					found = true
+				}
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			visit(n.List)
+		case *ast.CaseClause:
+			visit(n.Body)
+		case *ast.CommClause:
+			visit(n.Body)
+		}
+		return !found
+	})
+	return found
 }
 
 // returnFollows reports whether the statement after the loop returns.
