@@ -404,21 +404,28 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 	return out
 }
 
-// inner walks a nested loop once: its returns and labeled jumps count; a
-// pass through its body that falls off the end, continues or breaks goes
-// on after the loop (a failover sweep that every element failed), as does
-// the path that skips it.
+// inner walks a nested loop once: its returns and labeled jumps count.
+// A pass through the body of a loop that runs out (range, or a condition)
+// and falls off the end, continues or breaks goes on after the loop (a
+// failover sweep that every element failed); in a for loop without a
+// condition such a pass goes round the inner loop (read until an error),
+// which says nothing about ours. The path that skips the loop goes on too.
 func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	var body *ast.BlockStmt
+	runsOut := true
 	switch st := st.(type) {
 	case *ast.ForStmt:
-		body = st.Body
+		body, runsOut = st.Body, st.Cond != nil
 	case *ast.RangeStmt:
 		body = st.Body
 	}
 	var out []*path
 	for _, p := range ps {
-		out = append(out, s.block(body.List, []*path{p.clone()}, depth+100)...)
+		for _, q := range s.block(body.List, []*path{p.clone()}, depth+100) {
+			if runsOut || q.out == outExit || q.out == outNext {
+				out = append(out, q)
+			}
+		}
 		out = append(out, p)
 	}
 	return out

@@ -411,3 +411,29 @@ func runJobs(ctx context.Context, jobs []string, run func(context.Context, strin
 		}
 	}
 }
+
+// An outer loop around a write-until-error inner loop (net's timeout
+// tests): the write's error is how the inner loop ends, not a failure the
+// outer loop retries.
+func fillBuffer(c net.Conn, d time.Duration, next func(time.Duration) (time.Duration, bool)) error {
+	for {
+		if err := c.SetWriteDeadline(time.Now().Add(d)); err != nil {
+			return err
+		}
+		var err error
+		for {
+			_, err = c.Write([]byte("x"))
+			if err != nil {
+				break
+			}
+		}
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			return err
+		}
+		var ok bool
+		if d, ok = next(d); !ok {
+			return nil
+		}
+	}
+}
