@@ -94,7 +94,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		}
 	}
 	between := body.List[opAt+1 : at]
-	if goesRound(pass, s.Node, between) || assigns(pass, between, errObj) || leavesEarly(pass, s.Node, body) {
+	if goesRound(pass, s.Func, s.Node, between) || assigns(pass, between, errObj) || leavesEarly(pass, s.Func, s.Node, body) {
 		return nil
 	}
 	var guardPos token.Pos
@@ -294,10 +294,10 @@ func waitsIn(s *retryloop.Site, st ast.Stmt) bool {
 
 // goesRound reports whether stmts can start the next attempt of loop
 // themselves (continue, goto): such a retry would not pass the guard.
-func goesRound(pass *analysis.Pass, loop ast.Node, stmts []ast.Stmt) bool {
+func goesRound(pass *analysis.Pass, fn, loop ast.Node, stmts []ast.Stmt) bool {
 	found := false
 	for _, st := range stmts {
-		branches(pass, loop, st, func(b *ast.BranchStmt, ours bool) {
+		branches(pass, fn, loop, st, func(b *ast.BranchStmt, ours bool) {
 			if b.Tok == token.GOTO || b.Tok == token.CONTINUE && ours {
 				found = true
 			}
@@ -308,9 +308,9 @@ func goesRound(pass *analysis.Pass, loop ast.Node, stmts []ast.Stmt) bool {
 
 // leavesEarly reports whether the loop body breaks out of the loop: the
 // code after the loop then runs on success too, and is no way to give up.
-func leavesEarly(pass *analysis.Pass, loop ast.Node, body *ast.BlockStmt) bool {
+func leavesEarly(pass *analysis.Pass, fn, loop ast.Node, body *ast.BlockStmt) bool {
 	found := false
-	branches(pass, loop, body, func(b *ast.BranchStmt, ours bool) {
+	branches(pass, fn, loop, body, func(b *ast.BranchStmt, ours bool) {
 		if b.Tok == token.BREAK && ours || b.Tok == token.GOTO {
 			found = true
 		}
@@ -322,7 +322,7 @@ func leavesEarly(pass *analysis.Pass, loop ast.Node, body *ast.BlockStmt) bool {
 // literals), with whether it targets loop: a labeled branch to loop's
 // label, or an unlabeled one not inside a nested loop (or, for break, a
 // switch or select).
-func branches(pass *analysis.Pass, loop ast.Node, n ast.Node, f func(*ast.BranchStmt, bool)) {
+func branches(pass *analysis.Pass, fn, loop ast.Node, n ast.Node, f func(*ast.BranchStmt, bool)) {
 	var walk func(n ast.Node, inLoop, inSwitch bool)
 	walk = func(n ast.Node, inLoop, inSwitch bool) {
 		ast.Inspect(n, func(m ast.Node) bool {
@@ -347,7 +347,7 @@ func branches(pass *analysis.Pass, loop ast.Node, n ast.Node, f func(*ast.Branch
 			case *ast.BranchStmt:
 				if m.Label != nil {
 					l, _ := pass.TypesInfo.Uses[m.Label].(*types.Label)
-					f(m, l != nil && labelOf(pass, l) == loop)
+					f(m, l != nil && l.Pos() == labelPos(loop, fn))
 					return false
 				}
 				switch m.Tok {
@@ -365,31 +365,15 @@ func branches(pass *analysis.Pass, loop ast.Node, n ast.Node, f func(*ast.Branch
 	walk(n, false, false)
 }
 
-// labelOf returns the statement a label names.
-func labelOf(pass *analysis.Pass, l *types.Label) ast.Stmt {
-	for id, obj := range pass.TypesInfo.Defs {
-		if obj == l {
-			for _, f := range pass.Files {
-				if f.Pos() <= id.Pos() && id.Pos() < f.End() {
-					if ls, ok := labeledAt(f, id); ok {
-						return ls.Stmt
-					}
-				}
-			}
+// labelPos is where the label of loop is declared, or NoPos.
+func labelPos(loop, fn ast.Node) token.Pos {
+	p := fixes.Path(fn, loop)
+	if len(p) >= 2 {
+		if ls, ok := p[len(p)-2].(*ast.LabeledStmt); ok {
+			return ls.Label.Pos()
 		}
 	}
-	return nil
-}
-
-func labeledAt(f *ast.File, id *ast.Ident) (*ast.LabeledStmt, bool) {
-	var out *ast.LabeledStmt
-	ast.Inspect(f, func(n ast.Node) bool {
-		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Label == id {
-			out = ls
-		}
-		return out == nil
-	})
-	return out, out != nil
+	return token.NoPos
 }
 
 // assigns reports whether stmts assign to v.
