@@ -3,6 +3,7 @@ package retrybudget
 import (
 	"go/ast"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -118,7 +119,7 @@ func budgetDecls(pass *analysis.Pass, res *retryloop.Result) *decls {
 		if budgetFix(pass, s, probe, unbounded(s)) == nil {
 			continue
 		}
-		if f, ok := d.home[name]; !ok || pass.Fset.File(s.File.Pos()).Name() < pass.Fset.File(f.Pos()).Name() {
+		if f, ok := d.home[name]; !ok || homeBefore(pass, s.File, f) {
 			d.home[name] = s.File
 		}
 	}
@@ -129,6 +130,19 @@ func budgetDecls(pass *analysis.Pass, res *retryloop.Result) *decls {
 		slices.Sort(ns)
 	}
 	return d
+}
+
+// homeBefore orders candidate files for a declaration: files of the
+// package proper first, then its _test.go files, each by name. The package
+// is analysed with and without its tests; a name its non-test code uses
+// must land in the same file both times, or it is declared twice.
+func homeBefore(pass *analysis.Pass, a, b *ast.File) bool {
+	na, nb := pass.Fset.File(a.Pos()).Name(), pass.Fset.File(b.Pos()).Name()
+	ta, tb := strings.HasSuffix(na, "_test.go"), strings.HasSuffix(nb, "_test.go")
+	if ta != tb {
+		return tb
+	}
+	return na < nb
 }
 
 // decls says where each budget variable to declare goes (home) and which

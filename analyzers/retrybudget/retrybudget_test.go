@@ -22,7 +22,7 @@ func Test(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap", "fixtests")
 }
 
 // TestDoFixOffered pins where the budget.Do alternative is offered: in

@@ -279,6 +279,13 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 				q := p
 				if v == Unknown {
 					q = p.clone()
+					// if err == nil && !res.Requeue { return }: the
+					// branch needs the success, so leaving by it is
+					// decided by the outcome, even if not by it alone.
+					if s.partlyDecided(st.Cond, p) {
+						s.seq++
+						q.decided, q.decidedAt = true, s.seq
+					}
 				}
 				if other {
 					s.seq++
@@ -977,6 +984,23 @@ func (s *sim) decide(cond ast.Expr, p *path) Tri {
 		p.decided, p.decidedAt = true, s.seq
 	}
 	return v
+}
+
+// partlyDecided reports whether cond is a conjunction one of whose terms
+// the path's outcome makes true (err == nil on a success walk).
+func (s *sim) partlyDecided(cond ast.Expr, p *path) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.LAND {
+		return false
+	}
+	for _, t := range []ast.Expr{b.X, b.Y} {
+		q := p.clone()
+		before := q.obs
+		if s.eval(t, q) == Yes && q.obs > before || s.partlyDecided(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionsOutcome reports whether cond looks at an error or a response

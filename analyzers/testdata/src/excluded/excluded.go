@@ -437,3 +437,24 @@ func fillBuffer(c net.Conn, d time.Duration, next func(time.Duration) (time.Dura
 		}
 	}
 }
+
+type jobStatus struct{ Done bool }
+
+// Polling a status whose error leaves: the loop waits for a condition, no
+// failed call goes round.
+func awaitJob(ctx context.Context, get func(context.Context) (jobStatus, error)) error {
+	for {
+		st, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		if err == nil && st.Done {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}

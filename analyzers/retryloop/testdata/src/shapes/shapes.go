@@ -324,3 +324,21 @@ func rounds(ctx context.Context, replicas []string, set func(context.Context, st
 	}
 	return lastErr
 }
+
+type reconcileResult struct{ Requeue bool }
+
+// A success that leaves only with something more (a controller's requeue):
+// the error is still retried.
+func requeue(ctx context.Context, reconcile func(context.Context) (reconcileResult, error)) {
+	for attempt := 0; attempt < 5; attempt++ { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=caller consulted`
+		res, err := reconcile(ctx)
+		if err == nil && !res.Requeue {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(200 * time.Millisecond << attempt):
+		}
+	}
+}
