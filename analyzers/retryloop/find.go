@@ -394,7 +394,7 @@ func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
 			return found == nil
 		}
 		switch b.Op {
-		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ:
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ, token.EQL: // if attempt == max { return }
 		default:
 			return true
 		}

@@ -67,7 +67,9 @@ func run(pass *analysis.Pass) (any, error) {
 func related(s *retryloop.Site) []analysis.RelatedInformation {
 	out := []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())}
 	for _, w := range s.Waits[1:] {
-		out = append(out, diag.Related(w.Node.Pos(), "it waits a fixed delay here too"))
+		if w.Kind != retryloop.WaitHelper && w.Kind != retryloop.WaitLibrary {
+			out = append(out, diag.Related(w.Node.Pos(), "it waits a fixed delay here too"))
+		}
 	}
 	return out
 }

@@ -342,3 +342,17 @@ func requeue(ctx context.Context, reconcile func(context.Context) (reconcileResu
 		}
 	}
 }
+
+// A cap checked by equality before giving up.
+func capEqual(get func() error) error {
+	for attempt := 1; ; attempt++ { // want `retry site: shape=bare bound=counter delay=fixed jitter=no ctx=unknown`
+		err := get()
+		if err == nil {
+			return nil
+		}
+		if attempt == 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
