@@ -187,7 +187,8 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 			return DeadlineNone, true
 		}
 		return DeadlineUnknown, true
-	case isFunc(fn, "net.Dial", "net.DialTCP", "net.DialUDP", "net.DialUnix", "crypto/tls.Dial"):
+	case isFunc(fn, "net.Dial", "net.DialTCP", "net.DialUDP", "net.DialUnix", "crypto/tls.Dial",
+		"net/smtp.Dial", "net/smtp.SendMail", "net/rpc.Dial", "net/rpc.DialHTTP"): // no timeout, no context
 		return DeadlineNone, true
 	case isFunc(fn, "net.DialTimeout"):
 		site.Ctx.AttemptTimeout = true
