@@ -102,7 +102,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	if at < len(body.List) {
 		next = body.List[at].Pos()
 	}
-	guardPos := fixes.LineStart(pass, leadingComment(pass, file, body.List[at-1].End(), next))
+	guardPos := fixes.LineStart(pass, fixes.LeadingComment(pass, file, body.List[at-1].End(), next))
 	// A per-attempt cancel still to be called after the guard would be
 	// skipped by its exit (go vet's lostcancel).
 	if cancelAfter(pass, body, guardPos) {
@@ -142,7 +142,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 				return nil
 			}
 		}
-		eol := afterTrailingComment(pass, file, stmt.End())
+		eol := fixes.AfterTrailingComment(pass, file, stmt.End())
 		edits = append(edits, analysis.TextEdit{Pos: eol, End: eol,
 			NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
 		cond = "!" + name + ".Allow()"
@@ -492,37 +492,6 @@ func declPos(f *ast.File) token.Pos {
 		}
 	}
 	return pos
-}
-
-// afterTrailingComment returns the end of a comment that follows pos on
-// its line (resp, err := c.Get(u) // one attempt), or pos.
-func afterTrailingComment(pass *analysis.Pass, f *ast.File, pos token.Pos) token.Pos {
-	tf := pass.Fset.File(pos)
-	for _, cg := range f.Comments {
-		if cg.Pos() >= pos && tf.Line(cg.Pos()) == tf.Line(pos) {
-			return cg.End()
-		}
-	}
-	return pos
-}
-
-// leadingComment returns where the comment lines right above pos start
-// (comments between prev and pos that begin on a line of their own and run
-// up to pos's line), or pos when there are none.
-func leadingComment(pass *analysis.Pass, f *ast.File, prev, pos token.Pos) token.Pos {
-	tf := pass.Fset.File(pos)
-	start := pos
-	for i := len(f.Comments) - 1; i >= 0; i-- {
-		cg := f.Comments[i]
-		if cg.End() > start || cg.Pos() <= prev {
-			continue
-		}
-		if tf.Line(cg.End())+1 != tf.Line(start) || tf.Line(cg.Pos()) == tf.Line(prev) {
-			break
-		}
-		start = cg.Pos()
-	}
-	return start
 }
 
 // cancelAfter reports whether a cancel function is called in the loop body

@@ -114,7 +114,7 @@ func timeoutFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	if !ok {
 		return nil
 	}
-	at, ok := fixes.InsertionPoint(s.Func, loop)
+	at, ok := fixes.InsertionPoint(pass, s.Func, loop)
 	if !ok {
 		return nil
 	}

@@ -40,7 +40,7 @@ func keyFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request) []an
 	if send == nil || send.Pos() < req.Build.End() {
 		return nil
 	}
-	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok {
 		return nil
 	}
@@ -78,7 +78,7 @@ func moveKeyFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request) 
 	if _, ok := ast.Unparen(val).(*ast.CallExpr); !ok {
 		return nil // a variable minted in the loop: its definition would have to move too
 	}
-	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok || !fixes.DeclaredBefore(pass, val, at) || modifiedIn(pass, val, s.Node) {
 		return nil
 	}

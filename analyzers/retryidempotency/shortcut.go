@@ -108,7 +108,7 @@ func shortcutFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request)
 		edits = append(edits, imp...)
 		ctx = name + ".Background()"
 	}
-	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok {
 		return nil
 	}

@@ -51,7 +51,7 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	if len(args) == 0 || d <= 0 || d >= int64(10*time.Second) || s.WaitsElsewhere(pass.TypesInfo) {
 		return nil
 	}
-	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok {
 		return nil
 	}
@@ -140,7 +140,7 @@ func waitFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
 	if len(body.List) == 0 || !fixes.Editable(pass, s.Pos) {
 		return nil
 	}
-	at, ok := fixes.InsertionPoint(s.Func, s.Node)
+	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok {
 		return nil
 	}

@@ -381,28 +381,73 @@ func StmtInList(root ast.Node, target ast.Node) ast.Stmt {
 }
 
 // InsertionPoint returns where a statement can go before the loop: before
-// its label, if it has one.
-func InsertionPoint(root ast.Node, loop ast.Node) (token.Pos, bool) {
+// its label, if it has one, and before the comment lines introducing it,
+// so that they stay with the loop.
+func InsertionPoint(pass *analysis.Pass, root ast.Node, loop ast.Node) (token.Pos, bool) {
 	p := Path(root, loop)
 	if len(p) < 2 {
 		return token.NoPos, false
 	}
-	parent := p[len(p)-2]
-	if ls, ok := parent.(*ast.LabeledStmt); ok {
-		if len(p) < 3 {
+	st, list := loop, len(p)-2
+	if ls, ok := p[list].(*ast.LabeledStmt); ok {
+		st, list = ls, list-1
+		if list < 0 {
 			return token.NoPos, false
 		}
-		switch p[len(p)-3].(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-			return ls.Pos(), true
-		}
+	}
+	var stmts []ast.Stmt
+	var prev token.Pos // where the list starts
+	switch parent := p[list].(type) {
+	case *ast.BlockStmt:
+		stmts, prev = parent.List, parent.Lbrace
+	case *ast.CaseClause:
+		stmts, prev = parent.Body, parent.Colon
+	case *ast.CommClause:
+		stmts, prev = parent.Body, parent.Colon
+	default:
 		return token.NoPos, false
 	}
-	switch parent.(type) {
-	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-		return loop.Pos(), true
+	for _, x := range stmts {
+		if x == st {
+			break
+		}
+		prev = x.End()
 	}
-	return token.NoPos, false
+	return LeadingComment(pass, FileOf(pass, st.Pos()), prev, st.Pos()), true
+}
+
+// LeadingComment returns where the comment lines right above pos start
+// (comments after prev that begin on a line of their own and run up to
+// pos's line), or pos when there are none.
+func LeadingComment(pass *analysis.Pass, f *ast.File, prev, pos token.Pos) token.Pos {
+	tf := pass.Fset.File(pos)
+	if f == nil || tf == nil {
+		return pos
+	}
+	start := pos
+	for i := len(f.Comments) - 1; i >= 0; i-- {
+		cg := f.Comments[i]
+		if cg.End() > start || cg.Pos() <= prev {
+			continue
+		}
+		if tf.Line(cg.End())+1 != tf.Line(start) || tf.Line(cg.Pos()) == tf.Line(prev) {
+			break
+		}
+		start = cg.Pos()
+	}
+	return start
+}
+
+// AfterTrailingComment returns the end of a comment that follows pos on
+// its line (resp, err := c.Get(u) // one attempt), or pos.
+func AfterTrailingComment(pass *analysis.Pass, f *ast.File, pos token.Pos) token.Pos {
+	tf := pass.Fset.File(pos)
+	for _, cg := range f.Comments {
+		if cg.Pos() >= pos && tf.Line(cg.Pos()) == tf.Line(pos) {
+			return cg.End()
+		}
+	}
+	return pos
 }
 
 // InLoop reports whether target lies inside a loop below root (other than
