@@ -453,23 +453,22 @@ func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.No
 	}
 	r.Build = w.requestBuild(e, fs)
 	if r.Build != nil {
-		if f := w.factOf(callee(w.info, r.Build)); f != nil && f.Build != nil {
-			// A request builder of the code base: what it sets is set.
-			b := f.Build
-			r.Method = b.Method
-			if m := w.methodArg(r.Build); m != nil {
-				r.Method = w.constString(m, fs)
-			}
-			for _, h := range b.Headers {
+		b := w.factOf(callee(w.info, r.Build))
+		if m := w.methodArg(r.Build); m != nil {
+			r.Method = w.constString(m, fs)
+		} else if b != nil && b.Build != nil {
+			r.Method = b.Build.Method
+		}
+		// A request builder of the code base: what it sets is set.
+		if b != nil && b.Build != nil {
+			for _, h := range b.Build.Headers {
 				if !slices.Contains(r.Headers, h) {
 					r.Headers = append(r.Headers, h)
 				}
 			}
-			if b.KeyMinted && loop.Pos() <= r.Build.Pos() && r.Build.End() <= loop.End() {
+			if b.Build.KeyMinted && loop.Pos() <= r.Build.Pos() && r.Build.End() <= loop.End() {
 				r.KeyInLoop, r.KeyPos = true, r.Build.Pos()
 			}
-		} else if m := w.methodArg(r.Build); m != nil {
-			r.Method = w.constString(m, fs)
 		}
 	}
 	// Headers set on the request anywhere in the function.

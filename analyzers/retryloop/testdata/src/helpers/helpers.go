@@ -60,3 +60,23 @@ func JitteredBackoff(attempt int) time.Duration { // want JitteredBackoff:`func:
 }
 
 func Pure(a, b int) int { return a + b }
+
+// NewRequest builds the package's requests; its caller names the method.
+func NewRequest(ctx context.Context, method, url string) (*http.Request, error) { // want NewRequest:`func: builds\(method=1 headers=\[Content-Type\] minted=false\)`
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// NewPostRequest builds POSTs with a key of their own, minted per call.
+func NewPostRequest(ctx context.Context, url string) (*http.Request, error) { // want NewPostRequest:`func: builds\(method=-1POST headers=\[Content-Type Idempotency-Key\] minted=true\)`
+	req, err := NewRequest(ctx, http.MethodPost, url)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Idempotency-Key", time.Now().String())
+	return req, nil
+}

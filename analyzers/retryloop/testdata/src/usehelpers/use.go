@@ -68,3 +68,32 @@ func viaSend(ctx context.Context, c *http.Client, url string) error {
 	}
 	return resp.Body.Close()
 }
+
+// Requests built by another package's builders.
+func viaBuilder(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown remote req=POST`
+		req, err := helpers.NewRequest(ctx, http.MethodPost, url)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+	}
+	return errors.New("gave up")
+}
+
+func viaKeyedBuilder(ctx context.Context, c *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown remote req=POST\+key\(minted-in-loop\)`
+		req, err := helpers.NewPostRequest(ctx, url)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+	}
+	return errors.New("gave up")
+}
