@@ -67,15 +67,23 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	}
 	op := s.Ops[0]
 	opAt := -1
+	var stmt *ast.AssignStmt
+	var inIf *ast.IfStmt // if err = op(); err == nil { … }: the call in the if's init
 	for i, st := range body.List {
-		if as, ok := st.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
-			opAt = i
+		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Init != nil {
+			if as, ok := ifs.Init.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
+				st, inIf = as, ifs
+			}
 		}
+		if as, ok := st.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
+			opAt, stmt = i, as
+			break
+		}
+		inIf = nil
 	}
-	if opAt < 0 {
+	if opAt < 0 || inIf != nil && fixes.CommentIn(file, inIf.Pos(), inIf.Cond.Pos()) {
 		return nil
 	}
-	stmt := body.List[opAt].(*ast.AssignStmt)
 	errID, ok := stmt.Lhs[len(stmt.Lhs)-1].(*ast.Ident)
 	if !ok || errID.Name == "_" {
 		return nil
@@ -142,9 +150,17 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 				return nil
 			}
 		}
-		eol := fixes.AfterTrailingComment(pass, file, stmt.End())
-		edits = append(edits, analysis.TextEdit{Pos: eol, End: eol,
-			NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
+		record := name + ".Record(" + errID.Name + ")"
+		if inIf != nil {
+			// The call moves out of the if, which then tests its result:
+			// the error is declared outside, so nothing else changes.
+			call, _ := fixes.Text(pass, stmt)
+			edits = append(edits, analysis.TextEdit{Pos: inIf.Pos(), End: inIf.Cond.Pos(),
+				NewText: []byte(call + "\n" + indent + record + "\n" + indent + "if ")})
+		} else {
+			eol := fixes.AfterTrailingComment(pass, file, stmt.End())
+			edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + indent + record)})
+		}
 		cond = "!" + name + ".Allow()"
 		bare = cond
 		why = "retry budget spent"
@@ -194,7 +210,11 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		why += ": fail fast instead of piling on"
 	}
 	test := errID.Name + " != nil && " + cond
-	if failedBy(pass, between, errObj) {
+	decided := between
+	if inIf != nil {
+		decided = append([]ast.Stmt{inIf}, between...)
+	}
+	if failedBy(pass, decided, errObj) {
 		test = bare
 	}
 	guard := indent + "if " + test + " {\n" +
@@ -209,8 +229,11 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
 	for _, st := range stmts {
 		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) == 0 {
+		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
 			continue
+		}
+		if as, ok := ifs.Init.(*ast.AssignStmt); ifs.Init != nil && (!ok || as.Tok != token.ASSIGN) {
+			continue // a := in the init would be another err
 		}
 		b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
 		if !ok || b.Op != token.EQL || !pass.TypesInfo.Types[b.Y].IsNil() {
