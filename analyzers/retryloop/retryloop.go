@@ -183,6 +183,50 @@ func (w *walker) enter(fs *fnScope) {
 	w.loopsFor = nil
 }
 
+// statusCopy returns the resp.StatusCode a local variable of the current
+// function holds when it is assigned that, and only that, exactly once
+// (code := resp.StatusCode); otherwise id itself.
+func (w *walker) statusCopy(id *ast.Ident) ast.Expr {
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || w.cur == nil || !isInt(v.Type()) {
+		return id
+	}
+	var from ast.Expr
+	n := 0
+	ast.Inspect(w.cur.body, func(nd ast.Node) bool {
+		switch nd := nd.(type) {
+		case *ast.AssignStmt:
+			for i, l := range nd.Lhs {
+				if lid, ok := l.(*ast.Ident); ok && w.info.ObjectOf(lid) == v {
+					n++
+					if len(nd.Lhs) == len(nd.Rhs) {
+						from = ast.Unparen(nd.Rhs[i])
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if w.isVar(nd.X, v) {
+				n += 2 // changed in place: not a plain copy
+			}
+		case *ast.UnaryExpr:
+			if nd.Op == token.AND && w.isVar(nd.X, v) {
+				n += 2 // its address taken
+			}
+		case *ast.ValueSpec:
+			for _, name := range nd.Names {
+				if w.info.Defs[name] == v {
+					n += 2 // var code int: assigned later, maybe more than once
+				}
+			}
+		}
+		return true
+	})
+	if sel, ok := from.(*ast.SelectorExpr); ok && n == 1 && sel.Sel.Name == "StatusCode" {
+		return sel
+	}
+	return id
+}
+
 // curLoops returns the loops of the current function (computed on demand).
 func (w *walker) curLoops() []ast.Node {
 	if w.loopsFor == w.cur {

@@ -885,6 +885,9 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 			}
 		}
 	}
+	if id, ok := x.(*ast.Ident); ok {
+		x = s.w.statusCopy(id) // code := resp.StatusCode; if code < 300
+	}
 	sel, ok := x.(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "StatusCode" {
 		return Unknown

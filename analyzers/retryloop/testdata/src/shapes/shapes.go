@@ -356,3 +356,25 @@ func capEqual(get func() error) error {
 		time.Sleep(time.Second)
 	}
 }
+
+// The status copied into a local before the body is closed.
+func statusCopied(c *http.Client, req *http.Request) error {
+	var lastErr error
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+		resp, err := c.Do(req)
+		if err == nil {
+			code := resp.StatusCode
+			resp.Body.Close()
+			if code < 300 {
+				return nil
+			}
+			if code < 500 {
+				return errors.New("rejected")
+			}
+			err = errors.New("server error")
+		}
+		lastErr = err
+		time.Sleep(time.Second)
+	}
+	return lastErr
+}
