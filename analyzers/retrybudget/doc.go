@@ -38,10 +38,11 @@
 //	...
 //	for i := 0; i < 3; i++ {
 //		resp, err := client.Do(req)
-//		ledgerBudget.Record(err)
 //		if err == nil {
+//			ledgerBudget.RecordSuccess()
 //			return resp, nil
 //		}
+//		ledgerBudget.RecordFailure()
 //		if !ledgerBudget.Allow() {
 //			return nil, err
 //		}
@@ -55,8 +56,9 @@
 // failover loops over a list of endpoints; loops around calls that do not
 // reach the network (for the missing budget).
 //
-// Suggested fix: record every outcome in a package-level budget.Budget
-// named for the dependency and guard each retry with its Allow, just
+// Suggested fix: record the outcomes in a package-level budget.Budget
+// named for the dependency (a success where it leaves, a retried failure
+// at the guard) and guard each retry with its Allow, just
 // before the loop waits (break for a bounded loop, so the code after it
 // gives up as before; a return for a for loop); an unbounded for loop
 // also counts its attempts and gives up after budget.DefaultAttempts.

@@ -14,19 +14,21 @@ import (
 )
 
 // budgetFix threads a shared budget through a retry loop around one call
-// whose error is assigned by a statement of the loop body. Every outcome is
-// recorded right after the call; the retry is guarded where the loop
-// decides to go round, just before it waits:
+// whose error is assigned by a statement of the loop body. The retry is
+// guarded where the loop decides to go round, just before it waits; a
+// success is recorded where it leaves, a failure at the guard (only the
+// failures that are retried spend tokens, as in gRFC A6):
 //
 //	var ledgerBudget budget.Budget // one per dependency, package level
 //	...
 //	for i := 0; i < 3; i++ {
 //		resp, err := c.Do(req)
-//		ledgerBudget.Record(err)
 //		if err == nil {
+//			ledgerBudget.RecordSuccess()
 //			return resp, nil
 //		}
 //		lastErr = err
+//		ledgerBudget.RecordFailure()
 //		if !ledgerBudget.Allow() {
 //			break // retry budget spent: give up as when the attempts run out
 //		}
@@ -81,7 +83,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		}
 		inIf = nil
 	}
-	if opAt < 0 || inIf != nil && fixes.CommentIn(file, inIf.Pos(), inIf.Cond.Pos()) {
+	if opAt < 0 {
 		return nil
 	}
 	errID, ok := stmt.Lhs[len(stmt.Lhs)-1].(*ast.Ident)
@@ -102,7 +104,11 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		}
 	}
 	between := body.List[opAt+1 : at]
-	if goesRound(pass, s.Func, s.Node, between) || assigns(pass, between, errObj) || leavesEarly(pass, s.Func, s.Node, body) {
+	onTheWay := between // what runs between the call and the guard
+	if inIf != nil {
+		onTheWay = append(append([]ast.Stmt(nil), inIf.Body.List...), between...)
+	}
+	if goesRound(pass, s.Func, s.Node, onTheWay) || assigns(pass, onTheWay, errObj) || leavesEarly(pass, s.Func, s.Node, body) {
 		return nil
 	}
 	// Before the comment lines that introduce that statement, if any.
@@ -137,6 +143,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	indent := fixes.Indent(pass, stmt.Pos())
 	var edits []analysis.TextEdit
 	var cond, bare, why, msg string // bare: cond without the parentheses && needs
+	var preGuard string             // a statement before the guard's if
 	declared := ""                  // the library's name in home, when the fix declares the budget
 	var home *ast.File
 	if s.Remote != nil {
@@ -150,16 +157,25 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 				return nil
 			}
 		}
-		record := name + ".Record(" + errID.Name + ")"
-		if inIf != nil {
-			// The call moves out of the if, which then tests its result:
-			// the error is declared outside, so nothing else changes.
-			call, _ := fixes.Text(pass, stmt)
-			edits = append(edits, analysis.TextEdit{Pos: inIf.Pos(), End: inIf.Cond.Pos(),
-				NewText: []byte(call + "\n" + indent + record + "\n" + indent + "if ")})
-		} else {
+		// Only failures that are retried may spend tokens (gRFC A6): one
+		// the loop gives up on at once (not found, a permanent error)
+		// must not, or a caller's own bad requests starve its retries.
+		switch succ := successBranch(pass, inIf, between, errObj); {
+		case succ != nil:
+			// The success is recorded where it leaves, the failure at
+			// the guard, which only a retried failure reaches.
+			first := succ.Body.List[0]
+			at := fixes.LineStart(pass, fixes.LeadingComment(pass, file, succ.Body.Lbrace, first.Pos()))
+			edits = append(edits, analysis.TextEdit{Pos: at, End: at,
+				NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".RecordSuccess()\n")})
+			preGuard = indent + name + ".RecordFailure()\n"
+		case returns(onTheWay) || inIf != nil:
+			// A failure that gives up on the way would be recorded as
+			// retried; a call in an if's init has no line after it.
+			return nil
+		default:
 			eol := fixes.AfterTrailingComment(pass, file, stmt.End())
-			edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + indent + record)})
+			edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
 		}
 		cond = "!" + name + ".Allow()"
 		bare = cond
@@ -217,11 +233,63 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	if failedBy(pass, decided, errObj) {
 		test = bare
 	}
-	guard := indent + "if " + test + " {\n" +
+	guard := preGuard + indent + "if " + test + " {\n" +
 		indent + "\t" + exit + " // " + why + "\n" +
 		indent + "}\n"
 	edits = append(edits, analysis.TextEdit{Pos: guardPos, End: guardPos, NewText: []byte(guard)})
 	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+}
+
+// successBranch returns the statement where a success leaves: an
+// `if err == nil { … return … }` right after the call (the call's own if,
+// or one of the statements on the way to the guard), or nil.
+func successBranch(pass *analysis.Pass, inIf *ast.IfStmt, between []ast.Stmt, err types.Object) *ast.IfStmt {
+	cands := between
+	if inIf != nil {
+		cands = append([]ast.Stmt{inIf}, between...)
+	}
+	for _, st := range cands {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 || (ifs.Init != nil && ifs != inIf) {
+			continue
+		}
+		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && isNilTest(pass, ifs.Cond, err, token.EQL) {
+			return ifs
+		}
+	}
+	return nil
+}
+
+// isNilTest reports whether cond is `err == nil` (op EQL) or `err != nil`
+// (op NEQ) for the variable err.
+func isNilTest(pass *analysis.Pass, cond ast.Expr, err types.Object, op token.Token) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != op {
+		return false
+	}
+	x, y := b.X, b.Y
+	if pass.TypesInfo.Types[x].IsNil() { // nil == err
+		x, y = y, x
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && pass.TypesInfo.Uses[id] == err && pass.TypesInfo.Types[y].IsNil()
+}
+
+// returns reports whether stmts hold a return (outside function literals).
+func returns(stmts []ast.Stmt) bool {
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // failedBy reports whether one of stmts leaves when err is nil
@@ -235,11 +303,16 @@ func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
 		if as, ok := ifs.Init.(*ast.AssignStmt); ifs.Init != nil && (!ok || as.Tok != token.ASSIGN) {
 			continue // a := in the init would be another err
 		}
-		b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
-		if !ok || b.Op != token.EQL || !pass.TypesInfo.Types[b.Y].IsNil() {
-			continue
+		// err == nil, or err == nil || more (if err == nil || !retryable(err)).
+		cond := ast.Unparen(ifs.Cond)
+		for {
+			b, ok := cond.(*ast.BinaryExpr)
+			if !ok || b.Op != token.LOR {
+				break
+			}
+			cond = ast.Unparen(b.X)
 		}
-		if id, ok := ast.Unparen(b.X).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] != err {
+		if !isNilTest(pass, cond, err, token.EQL) {
 			continue
 		}
 		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {

@@ -9,8 +9,8 @@ import (
 
 type Store struct{ db *sql.DB }
 
-// The call in the if's init, its error declared outside: the call moves
-// out of the if so that both outcomes are recorded.
+// The call in the if's init, its error declared outside: the success is
+// recorded in the if, the failure at the guard.
 func (s *Store) WaitReady(ctx context.Context) (err error) {
 	for attempt := 0; attempt < 5; attempt++ { // want `retry loop has no retry budget`
 		if err = s.db.PingContext(ctx); err == nil { // the database answers
