@@ -180,7 +180,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		cond = "!" + name + ".Allow()"
 		bare = cond
 		why = "retry budget spent"
-		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record every outcome"
+		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record the outcomes"
 		if !exists {
 			var de []analysis.TextEdit
 			declared, de = declEdits(pass, home, d.names[home])
@@ -205,7 +205,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 			bare = capped + " || " + cond
 			cond = "(" + bare + ")"
 			why = "attempts or retry budget spent"
-			msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record every outcome"
+			msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record the outcomes"
 		} else {
 			cond, bare = capped, capped
 			why = "attempts spent: a persistent failure gives up instead of retrying forever"
