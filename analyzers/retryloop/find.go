@@ -293,8 +293,17 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			comesRound := false
 			withWait := false
 
+			// A failure status that goes round only as "not 200" may be
+			// a poll's "not yet": not a retry, though no fix may take
+			// the error for the only failure.
+			polled := func(p *path) bool { return mode == modeStatus && p.pollTest }
 			for _, p := range ps {
-				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) {
+				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) && polled(p) {
+					statusRetry = true
+				}
+			}
+			for _, p := range ps {
+				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) && !polled(p) {
 					comesRound = true
 					for _, wn := range p.waits {
 						if !successWaits[wn] {
@@ -309,7 +318,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 				continue
 			}
 			for _, p := range ps {
-				if p.out == outNext && p.observed[op] {
+				if p.out == outNext && p.observed[op] && !polled(p) {
 					for _, wn := range p.waits {
 						waits[wn] = true
 					}

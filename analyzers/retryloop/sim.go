@@ -50,6 +50,7 @@ type path struct {
 	// success exit.
 	obs       int
 	statusObs bool // a failure status of the failing op was tested
+	pollTest  bool // ... and told from a 2xx code by equality (== 200)
 	decided   bool
 	decidedAt int
 	splits    []split   // blocks entered on splits not about the outcome
@@ -63,7 +64,7 @@ type split struct {
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos}
 	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
@@ -146,7 +147,7 @@ func (p *path) key() string {
 	for _, sp := range p.splits {
 		parts = append(parts, fmt.Sprintf("x%d@%d", sp.node.Pos(), sp.at))
 	}
-	return fmt.Sprintf("%d|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
+	return fmt.Sprintf("%d|%t|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.pollTest, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
 }
 
 // run walks stmts from a fresh path and returns the finished paths.
@@ -924,7 +925,12 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 		// success or a poll's "not yet" (>= 400, == 200); equality with
 		// a 3xx or 4xx code (== http.StatusPaymentRequired) only picks
 		// out that code, which a failure status is not.
-		if c < 408 && !(div == 1 && c >= 300 && (op == token.EQL || op == token.NEQ)) {
+		switch {
+		case div == 1 && c >= 200 && c < 300 && (op == token.EQL || op == token.NEQ):
+			// A failure status is not the 2xx named; but going round
+			// on "not 200" may be a poll's "not yet" (202 Accepted).
+			p.pollTest = true
+		case c < 408 && !(div == 1 && c >= 300 && (op == token.EQL || op == token.NEQ)):
 			s.ambiguous = true
 		}
 	}

@@ -378,3 +378,25 @@ func statusCopied(c *http.Client, req *http.Request) error {
 	}
 	return lastErr
 }
+
+// A 503 retried by name, other failures given up on: a retry of a failure
+// status, though a 2xx test follows.
+func retry503(hc *http.Client, url string) (string, error) {
+	for attempt := 0; attempt < 3; attempt++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+		resp, err := hc.Get(url)
+		if err != nil {
+			return "", err
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return "", errors.New("rejected")
+		}
+		return "ok", nil
+	}
+	return "", errors.New("gave up")
+}
