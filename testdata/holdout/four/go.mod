@@ -1,0 +1,7 @@
+module example.com/holdoutfour
+
+go 1.22
+
+require github.com/retrylint/retrylint/budget v0.0.0
+
+replace github.com/retrylint/retrylint/budget => ../../../budget
