@@ -41,3 +41,16 @@ func twoDelays(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errors.New("gave up")
 }
+
+// Fifty short waits for a server to come up: a backoff doubling to its cap
+// would wait minutes instead of half a second, so no fix.
+func waitListening(c *http.Client, url string) error {
+	for i := 0; i < 50; i++ {
+		resp, err := c.Get(url)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(10 * time.Millisecond) // want `retry waits a fixed delay`
+	}
+	return errors.New("never came up")
+}
