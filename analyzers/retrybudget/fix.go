@@ -129,7 +129,7 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 	switch {
 	case loop == nil || loop.Cond != nil && s.Bound != retryloop.BoundNone && loop.Cond.Pos() <= s.BoundPos && s.BoundPos < loop.Cond.End():
 		exit = "break"
-	case (loop.Cond == nil || returnFollows(s.Func, s.Node)) && !cleansUpBeforeReturn(pass, body):
+	case (loop.Cond == nil || returnAfter(s.Func, s.Node) != nil) && !cleansUpBeforeReturn(pass, body):
 		var ok bool
 		exit, ok = fixes.ReturnErr(pass, file, s.Func, errID.Name)
 		if !ok || exit == "return" {
@@ -253,26 +253,11 @@ func successBranch(pass *analysis.Pass, inIf *ast.IfStmt, between []ast.Stmt, er
 		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 || (ifs.Init != nil && ifs != inIf) {
 			continue
 		}
-		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && isNilTest(pass, ifs.Cond, err, token.EQL) {
+		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && nilCheck(pass, ifs.Cond, err) {
 			return ifs
 		}
 	}
 	return nil
-}
-
-// isNilTest reports whether cond is `err == nil` (op EQL) or `err != nil`
-// (op NEQ) for the variable err.
-func isNilTest(pass *analysis.Pass, cond ast.Expr, err types.Object, op token.Token) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != op {
-		return false
-	}
-	x, y := b.X, b.Y
-	if pass.TypesInfo.Types[x].IsNil() { // nil == err
-		x, y = y, x
-	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	return ok && pass.TypesInfo.Uses[id] == err && pass.TypesInfo.Types[y].IsNil()
 }
 
 // returns reports whether stmts hold a return (outside function literals).
@@ -312,7 +297,7 @@ func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
 			}
 			cond = ast.Unparen(b.X)
 		}
-		if !isNilTest(pass, cond, err, token.EQL) {
+		if !nilCheck(pass, cond, err) {
 			continue
 		}
 		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
@@ -354,29 +339,6 @@ func cleansUpBeforeReturn(pass *analysis.Pass, body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
-}
-
-// returnFollows reports whether the statement after the loop returns.
-func returnFollows(fn, loop ast.Node) bool {
-	st := fixes.StmtInList(fn, loop)
-	if st == nil {
-		return false
-	}
-	p := fixes.Path(fn, st)
-	if len(p) < 2 {
-		return false
-	}
-	blk, ok := p[len(p)-2].(*ast.BlockStmt)
-	if !ok {
-		return false
-	}
-	for i, x := range blk.List {
-		if x == st && i+1 < len(blk.List) {
-			_, ok := blk.List[i+1].(*ast.ReturnStmt)
-			return ok
-		}
-	}
-	return false
 }
 
 // waitsIn reports whether st holds one of the site's waits.

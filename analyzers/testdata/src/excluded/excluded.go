@@ -458,3 +458,36 @@ func awaitJob(ctx context.Context, get func(context.Context) (jobStatus, error))
 		}
 	}
 }
+
+// A poll that copies the status first: an error leaves, "not 200" is
+// "not yet", so nothing failed goes round.
+func pollCopied(c *http.Client, url string) error {
+	for {
+		resp, err := c.Get(url)
+		if err != nil {
+			return err
+		}
+		code := resp.StatusCode
+		resp.Body.Close()
+		if code == http.StatusOK {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A status variable that is reassigned is not a copy of one response's
+// status: a poll on it stays a poll.
+func pollReassigned(c *http.Client, url string) error {
+	code := 0
+	for code != http.StatusOK {
+		resp, err := c.Get(url)
+		if err != nil {
+			return err
+		}
+		code = resp.StatusCode
+		resp.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil
+}
