@@ -81,6 +81,7 @@ func TestExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
+	t.Parallel()
 	bin := retrylintBinary(t)
 	dir := filepath.Join("..", "examples", "ledgerclient")
 	data, err := os.ReadFile(filepath.Join(dir, "EXPECTED.txt"))
@@ -111,6 +112,7 @@ func TestExampleFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and the example; skipped with -short")
 	}
+	t.Parallel()
 	bin := retrylintBinary(t)
 	mod := copyExample(t)
 	before, _ := findings(t, bin, mod)
@@ -120,8 +122,7 @@ func TestExampleFix(t *testing.T) {
 	if bytes.Contains(out, []byte("conflict")) {
 		t.Errorf("fixes conflicted:\n%s", out)
 	}
-	run(t, mod, "go", "build", "./...")
-	run(t, mod, "go", "vet", "./...")
+	run(t, mod, "go", "vet", "./...") // type-checks every package: no separate go build
 	after, _ := findings(t, bin, mod)
 	for _, f := range after {
 		if !slices.Contains(before, f) {
@@ -146,6 +147,7 @@ func TestExampleFixStaticcheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads and builds staticcheck; skipped with -short")
 	}
+	t.Parallel()
 	if os.Getenv("CI") == "" && os.Getenv("RETRYLINT_STATICCHECK") == "" {
 		t.Skip("downloads staticcheck from the module proxy: set RETRYLINT_STATICCHECK=1 (CI runs it)")
 	}

@@ -19,8 +19,8 @@ func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a")
 }
 
-// TestLibraries runs over a module requiring the real libraries (the
-// module cache must hold them: analysistest runs with GOPROXY=off).
+// TestLibraries runs over a module requiring the real libraries (TestMain
+// fetches them: analysistest runs with GOPROXY=off).
 func TestLibraries(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData()+"/src/libs", retryjitter.Analyzer, "./...")
 }

@@ -18,10 +18,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
-// The testdata module requires the real libraries; run testdata/prepare.sh
-// (go mod download) once to fill the module cache: analysistest loads the
-// module with GOPROXY=off.
-
 // testAnalyzer reports every Issue libmodel finds as "<check>: <message>".
 var testAnalyzer = &analysis.Analyzer{
 	Name: "libmodeltest",
