@@ -72,7 +72,8 @@ func TestFixesCompile(t *testing.T) {
 	// Each analyzer's fixes alone give its golden files.
 	var out []byte
 	for name, analyzer := range dirs {
-		fix := exec.Command(bin, "-"+analyzer, "-fix", "./"+name)
+		// -NAME.tests: the fixtests packages fix a _test.go file.
+		fix := exec.Command(bin, "-"+analyzer, "-"+analyzer+".tests", "-fix", "./"+name)
 		fix.Dir = mod
 		o, _ := fix.CombinedOutput()
 		out = append(out, o...)
@@ -204,7 +205,7 @@ func TestAlternativeFixesCompile(t *testing.T) {
 	}
 	var alts []fix
 	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
-		cmd := exec.Command(bin, "-"+analyzerOf[name], "-json", "./"+name)
+		cmd := exec.Command(bin, "-"+analyzerOf[name], "-"+analyzerOf[name]+".tests", "-json", "./"+name)
 		cmd.Dir = orig
 		out, _ := cmd.Output()
 		var tree map[string]map[string]json.RawMessage

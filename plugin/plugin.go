@@ -23,7 +23,7 @@
 //	enable:  [retrybudget, retryjitter]  # default: all five
 //	disable: [retrydeadline]             # wins over enable
 //	retrybudget:
-//	  tests: false                       # every analyzer has tests (default true)
+//	  tests: false                       # every analyzer has tests (default false)
 //	  budget-funcs: [example.com/rl.Allow]
 //	  remote-pkgs: [example.com/client]
 //	retryidempotency:

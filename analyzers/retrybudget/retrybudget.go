@@ -27,10 +27,10 @@ const (
 	CategoryUnbounded = "unbounded"
 )
 
-var includeTests = true
+var includeTests = false
 
 func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", true, "analyze _test.go files")
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
 	Analyzer.Flags.Var(&retryloop.Opts.BudgetFuncs, "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func or pkg/path.Type.Method)")
 	Analyzer.Flags.Var(&retryloop.Opts.RemotePkgs, "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
 }

@@ -22,7 +22,29 @@ func Test(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap", "fixtests")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap")
+}
+
+// TestTestsOff: _test.go files are not analysed by default (SPEC).
+func TestTestsOff(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "testsoff")
+}
+
+// TestFixTests: with -retrybudget.tests a test's retry is reported and
+// fixed onto the package's budget.
+func TestFixTests(t *testing.T) {
+	setFlag(t, "tests", "true")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fixtests")
+}
+
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := retrybudget.Analyzer.Flags.Lookup(name)
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Value.Set(old) })
 }
 
 // TestDoFixOffered pins where the budget.Do alternative is offered: in

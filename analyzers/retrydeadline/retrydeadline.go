@@ -23,10 +23,10 @@ const (
 	CategoryIgnoresCancel = "sleep-ignores-context"
 )
 
-var includeTests = true
+var includeTests = false
 
 func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", true, "analyze _test.go files")
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
 }
 
 func run(pass *analysis.Pass) (any, error) {

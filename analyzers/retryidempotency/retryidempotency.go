@@ -23,10 +23,10 @@ const (
 	CategoryKeyMinted = "key-per-attempt"
 )
 
-var includeTests = true
+var includeTests = false
 
 func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", true, "analyze _test.go files")
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
 	Analyzer.Flags.Var(&retryloop.Opts.KeyHeaders, "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
 }
 

@@ -19,10 +19,10 @@ var Analyzer = &analysis.Analyzer{
 // CategoryNoJitter is the category of retryjitter diagnostics.
 const CategoryNoJitter = "no-jitter"
 
-var includeTests = true
+var includeTests = false
 
 func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", true, "analyze _test.go files")
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
 }
 
 func run(pass *analysis.Pass) (any, error) {

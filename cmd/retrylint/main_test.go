@@ -132,6 +132,7 @@ func vetJSON(t *testing.T, out string) map[string]map[string][]struct{ Posn, Mes
 // the unitchecker protocol, analyzer flags, -json, -fix and -diff.
 func TestVetTool(t *testing.T) {
 	need(t, sleeplint)
+	t.Parallel()
 	vettool := "-vettool=" + sleeplint
 	dir := fixture(t, "sleepy")
 	retryGo := filepath.Join(dir, "retry", "retry.go")
@@ -177,6 +178,7 @@ func TestVetTool(t *testing.T) {
 // TestStandalone checks the exit codes of the built binary.
 func TestStandalone(t *testing.T) {
 	need(t, sleeplint)
+	t.Parallel()
 	dir := fixture(t, "sleepy")
 	if r := run(t, dir, sleeplint, "./retry"); r.code != 3 || !strings.Contains(r.stdout, "retry/retry.go:18:3: call to time.Sleep (sleeptest)") {
 		t.Errorf("findings: got %+v, want exit 3", r)
@@ -198,6 +200,7 @@ func TestStandalone(t *testing.T) {
 // TestProtocol checks what go vet asks before running a vet tool.
 func TestProtocol(t *testing.T) {
 	need(t, retrylint)
+	t.Parallel()
 	r := run(t, t.TempDir(), retrylint, "-V=full")
 	if r.code != 0 || !strings.Contains(r.stdout, "retrylint version devel") {
 		t.Errorf("-V=full: got %+v", r)
@@ -228,6 +231,7 @@ func TestProtocol(t *testing.T) {
 // fixed sleep.
 func TestRealAnalyzers(t *testing.T) {
 	need(t, retrylint)
+	t.Parallel()
 	dir := fixture(t, "antipattern")
 	r := run(t, dir, retrylint, "-json", "./...")
 	if r.code != 3 {
@@ -259,6 +263,7 @@ func TestRealAnalyzers(t *testing.T) {
 // loop in package a calls b.Fetch, which is what reaches the network.
 func TestRealVetFacts(t *testing.T) {
 	need(t, retrylint)
+	t.Parallel()
 	dir := fixture(t, "vetfacts")
 	r := run(t, dir, "go", "vet", "-vettool="+retrylint, "-json", "./...")
 	tree := vetJSON(t, r.stdout+r.stderr)
@@ -278,6 +283,7 @@ func TestRealVetFacts(t *testing.T) {
 // nothing.
 func TestRealFix(t *testing.T) {
 	need(t, retrylint)
+	t.Parallel()
 	dir := fixture(t, "antipattern")
 	postGo := filepath.Join(dir, "post", "post.go")
 	orig := readFile(t, postGo)
