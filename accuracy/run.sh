@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs retrylint (default flags, -json) over every module of the accuracy
+# corpus at its pinned version and scores the findings against the blind
+# labels. By hand, not in CI: it downloads some 30 modules.
+#
+# Usage: accuracy/run.sh [OUTDIR] [MODULE-REGEXP]
+#   OUTDIR         raw results (default: a temporary directory, printed)
+#   MODULE-REGEXP  run only the modules whose path matches (grep -E)
+#   ACCURACY_BIN   a retrylint binary to use (default: built from this checkout)
+#   ACCURACY_MIRRORS  where the search tool's fetch put repository snapshots
+#                  (default /work/.mirror): modules.tsv rows whose source is
+#                  fetch:OWNER/NAME are read from OWNER+NAME/repo at the
+#                  pinned commit; elsewhere those rows are skipped
+#
+# Writes accuracy/RESULTS.md (the score) unless a regexp is given.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/accuracy.XXXXXX")}
+filter=${2:-}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+command -v jq >/dev/null || { echo "accuracy: jq is required" >&2; exit 2; }
+bin=${ACCURACY_BIN:-$out/retrylint}
+if [ -z "${ACCURACY_BIN:-}" ]; then
+	(cd "$root" && go build -o "$bin" ./cmd/retrylint) || exit 2
+fi
+export GOTOOLCHAIN=local GOWORK=off GOFLAGS="-mod=mod -buildvcs=false"
+work=$(mktemp -d "${TMPDIR:-/tmp}/accuracy-src.XXXXXX")
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+slug() { echo "$1" | tr '/@' '__'; }
+
+mirrors=${ACCURACY_MIRRORS:-/work/.mirror}
+while IFS=$'\t' read -r mod version pkgs _ source <&3; do
+	case $mod in '' | '#'* | module) continue ;; esac
+	[ -n "$filter" ] && ! echo "$mod" | grep -Eq "$filter" && continue
+	base=$out/$(slug "$mod@$version")
+	dir=$work/$(slug "$mod@$version")
+	case $source in
+	fetch:*)
+		git=$mirrors/$(echo "${source#fetch:}" | tr / +)/repo
+		mkdir -p "$dir"
+		if ! git --git-dir="$git" cat-file -e "$version^{commit}" 2>"$base.load"; then
+			echo "accuracy: $mod@$version: no snapshot at $git (fetch github:${source#fetch:} first)" >&2
+			continue
+		fi
+		# Snapshots may lack their largest blobs: take the Go files and
+		# module files one by one rather than git archive.
+		git --git-dir="$git" ls-tree -r --name-only "$version" | grep -E '(\.go|/?go\.(mod|sum))$' |
+			while IFS= read -r f; do
+				mkdir -p "$dir/$(dirname "$f")"
+				git --git-dir="$git" show "$version:$f" >"$dir/$f" 2>>"$base.load"
+			done
+		;;
+	*)
+		src=$(go mod download -json "$mod@$version" 2>"$base.load" | jq -r '.Dir // empty')
+		if [ -z "$src" ]; then
+			echo "accuracy: $mod@$version: download failed (see $base.load)" >&2
+			continue
+		fi
+		cp -R "$src" "$dir" && chmod -R u+w "$dir"
+		;;
+	esac
+	[ -f "$dir/go.mod" ] || (cd "$dir" && go mod init "$mod" >>"$base.load" 2>&1)
+	read -r -a pats <<<"${pkgs:-./...}"
+	(cd "$dir" && go list -e -deps "${pats[@]}" >/dev/null 2>>"$base.load") ||
+		(cd "$dir" && go mod tidy -e >>"$base.load" 2>&1)
+	start=$(date +%s)
+	(cd "$dir" && "$bin" -json "${pats[@]}") >"$base.json" 2>"$base.stderr"
+	rc=$?
+	echo "$dir" >"$base.root"
+	n=$(jq '[.[] | .[] | select(type == "array") | length] | add // 0' "$base.json" 2>/dev/null || echo "?")
+	echo "accuracy: $mod@$version: exit $rc, $n findings, $(($(date +%s) - start))s" >&2
+done 3<"$here/modules.tsv"
+
+args=(-labels "$here/labels.tsv" -results "$out")
+[ -z "$filter" ] && args+=(-md "$here/RESULTS.md")
+(cd "$root" && go run ./accuracy/score "${args[@]}")
+echo "accuracy: raw results in $out" >&2

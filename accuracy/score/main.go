@@ -1,0 +1,342 @@
+// Command score compares retrylint's findings on the accuracy corpus with
+// the blind labels, and prints precision and recall per analyzer and per
+// module, with every false positive and false negative.
+//
+//	go run ./accuracy/score -labels accuracy/labels.tsv -results DIR [-md RESULTS.md]
+//
+// DIR holds, per module, SLUG.json (retrylint -json output) and SLUG.root
+// (the directory the module was analysed in, so that positions become
+// module-relative paths). run.sh writes both.
+//
+// Each label row names a span (path, line..end_line) and an analyzer (or
+// "any", meaning no analyzer). A finding belongs to the innermost labeled
+// span that holds its line, among the rows for its analyzer and the "any"
+// rows; a flag row with a finding is a true positive, without one a false
+// negative; a finding on a noflag row is a false positive; "either" rows
+// score nothing. Findings outside every labeled span are listed as
+// unlabeled: they are not scored (labeling them after seeing the output
+// would not be blind).
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var analyzers = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+
+type label struct {
+	module, version, path string
+	line, end             int
+	analyzer, label, note string
+	src                   string // file:line of the row
+	hits                  []*finding
+}
+
+type finding struct {
+	module, path string
+	line         int
+	analyzer     string
+	message      string
+	row          *label
+}
+
+func main() {
+	labelsFlag := flag.String("labels", "accuracy/labels.tsv", "label file(s), comma-separated")
+	results := flag.String("results", "", "directory with SLUG.json and SLUG.root per module")
+	md := flag.String("md", "", "also write the report as Markdown to this file")
+	flag.Parse()
+	if *results == "" {
+		fmt.Fprintln(os.Stderr, "score: -results is required")
+		os.Exit(2)
+	}
+	var labels []*label
+	for _, f := range strings.Split(*labelsFlag, ",") {
+		ls, err := readLabels(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "score:", err)
+			os.Exit(1)
+		}
+		labels = append(labels, ls...)
+	}
+	mods := map[string]string{} // module -> version
+	for _, l := range labels {
+		mods[l.module] = l.version
+	}
+	var findings []*finding
+	var missing []string
+	for _, m := range slices.Sorted(maps.Keys(mods)) {
+		fs, err := readFindings(*results, m, mods[m])
+		if err != nil {
+			missing = append(missing, fmt.Sprintf("%s@%s: %v", m, mods[m], err))
+			continue
+		}
+		findings = append(findings, fs...)
+	}
+	assign(labels, findings)
+	rep := report(labels, findings, missing)
+	fmt.Print(rep)
+	if *md != "" {
+		if err := os.WriteFile(*md, []byte(rep), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "score:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func readLabels(file string) ([]*label, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []*label
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "module\t") {
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) < 7 {
+			return nil, fmt.Errorf("%s:%d: want 8 tab-separated columns, have %d", file, n, len(c))
+		}
+		start, err1 := strconv.Atoi(strings.TrimSpace(c[3]))
+		end, err2 := strconv.Atoi(strings.TrimSpace(c[4]))
+		if err1 != nil || err2 != nil || end < start {
+			return nil, fmt.Errorf("%s:%d: bad line span %q..%q", file, n, c[3], c[4])
+		}
+		a, lab := strings.TrimSpace(c[5]), strings.TrimSpace(c[6])
+		if a != "any" && !slices.Contains(analyzers, a) {
+			return nil, fmt.Errorf("%s:%d: unknown analyzer %q", file, n, a)
+		}
+		if lab != "flag" && lab != "noflag" && lab != "either" {
+			return nil, fmt.Errorf("%s:%d: label %q: want flag, noflag or either", file, n, lab)
+		}
+		note := ""
+		if len(c) > 7 {
+			note = strings.Join(c[7:], " ")
+		}
+		out = append(out, &label{
+			module: strings.TrimSpace(c[0]), version: strings.TrimSpace(c[1]),
+			path: strings.TrimPrefix(filepath.ToSlash(strings.TrimSpace(c[2])), "./"),
+			line: start, end: end, analyzer: a, label: lab, note: note,
+			src: fmt.Sprintf("%s:%d", filepath.Base(file), n),
+		})
+	}
+	return out, sc.Err()
+}
+
+// Slug is run.sh's file name for a module version.
+func Slug(module, version string) string {
+	return strings.NewReplacer("/", "_", "@", "_").Replace(module + "@" + version)
+}
+
+func readFindings(dir, module, version string) ([]*finding, error) {
+	base := filepath.Join(dir, Slug(module, version))
+	rootb, err := os.ReadFile(base + ".root")
+	if err != nil {
+		return nil, fmt.Errorf("not run (%v)", err)
+	}
+	root := strings.TrimSpace(string(rootb))
+	data, err := os.ReadFile(base + ".json")
+	if err != nil {
+		return nil, err
+	}
+	var tree map[string]map[string]json.RawMessage
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	for {
+		var t map[string]map[string]json.RawMessage
+		if err := dec.Decode(&t); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("%s.json: %v", base, err)
+		}
+		if tree == nil {
+			tree = t
+		} else {
+			for k, v := range t {
+				tree[k] = v
+			}
+		}
+	}
+	var out []*finding
+	seen := map[string]bool{}
+	for _, byAnalyzer := range tree {
+		for a, raw := range byAnalyzer {
+			var diags []struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}
+			if json.Unmarshal(raw, &diags) != nil {
+				continue // an analyzer error object
+			}
+			for _, d := range diags {
+				file, line, ok := splitPosn(d.Posn)
+				if !ok {
+					continue
+				}
+				rel, err := filepath.Rel(root, file)
+				if err != nil || strings.HasPrefix(rel, "..") {
+					continue
+				}
+				k := a + " " + d.Posn
+				if seen[k] { // a package and its test variant
+					continue
+				}
+				seen[k] = true
+				out = append(out, &finding{module: module, path: filepath.ToSlash(rel), line: line, analyzer: a, message: d.Message})
+			}
+		}
+	}
+	return out, nil
+}
+
+func splitPosn(p string) (string, int, bool) {
+	// file:line:col
+	i := strings.LastIndex(p, ":")
+	if i < 0 {
+		return "", 0, false
+	}
+	j := strings.LastIndex(p[:i], ":")
+	if j < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(p[j+1 : i])
+	return p[:j], n, err == nil
+}
+
+// assign gives each finding to the innermost labeled span holding it.
+func assign(labels []*label, findings []*finding) {
+	for _, f := range findings {
+		var best *label
+		for _, l := range labels {
+			if l.module != f.module || l.path != f.path || f.line < l.line || f.line > l.end {
+				continue
+			}
+			if l.analyzer != f.analyzer && l.analyzer != "any" {
+				continue
+			}
+			if best == nil || l.end-l.line < best.end-best.line ||
+				(l.end-l.line == best.end-best.line && l.analyzer != "any") {
+				best = l
+			}
+		}
+		if best != nil {
+			f.row = best
+			best.hits = append(best.hits, f)
+		}
+	}
+}
+
+type counts struct{ tp, fp, fn, tn int }
+
+func (c counts) precision() string { return ratio(c.tp, c.tp+c.fp) }
+func (c counts) recall() string    { return ratio(c.tp, c.tp+c.fn) }
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
+func report(labels []*label, findings []*finding, missing []string) string {
+	var b strings.Builder
+	byAnalyzer := map[string]*counts{}
+	byModule := map[string]*counts{}
+	for _, a := range analyzers {
+		byAnalyzer[a] = &counts{}
+	}
+	get := func(m map[string]*counts, k string) *counts {
+		if m[k] == nil {
+			m[k] = &counts{}
+		}
+		return m[k]
+	}
+	var fps, fns []string
+	rows := map[string]int{}
+	modules := map[string]bool{}
+	for _, l := range labels {
+		rows[l.label]++
+		modules[l.module] = true
+		mc := get(byModule, l.module)
+		where := fmt.Sprintf("%s %s:%d-%d", l.module, l.path, l.line, l.end)
+		switch l.label {
+		case "flag":
+			if len(l.hits) > 0 {
+				byAnalyzer[l.analyzer].tp++
+				mc.tp++
+			} else {
+				byAnalyzer[l.analyzer].fn++
+				mc.fn++
+				fns = append(fns, fmt.Sprintf("- FN %s %s — %s (%s)", l.analyzer, where, l.note, l.src))
+			}
+		case "noflag":
+			reported := map[string]bool{}
+			for _, f := range l.hits {
+				if reported[f.analyzer] {
+					continue
+				}
+				reported[f.analyzer] = true
+				byAnalyzer[f.analyzer].fp++
+				mc.fp++
+				fps = append(fps, fmt.Sprintf("- FP %s %s:%d (row %s %s, %s) — %s; label: %s", f.analyzer, f.module, f.line, l.analyzer, where, l.src, f.message, l.note))
+			}
+			if len(reported) == 0 && l.analyzer != "any" {
+				byAnalyzer[l.analyzer].tn++
+			}
+		}
+	}
+	var unlabeled []string
+	for _, f := range findings {
+		if f.row == nil {
+			unlabeled = append(unlabeled, fmt.Sprintf("- %s %s %s:%d — %s", f.analyzer, f.module, f.path, f.line, f.message))
+		}
+	}
+	total := counts{}
+	for _, c := range byAnalyzer {
+		total.tp += c.tp
+		total.fp += c.fp
+		total.fn += c.fn
+	}
+	fmt.Fprintf(&b, "# Accuracy on the blind-labeled corpus\n\n")
+	fmt.Fprintf(&b, "%d modules, %d label rows (%d flag, %d noflag, %d either); %d findings, %d of them outside every labeled span (unscored).\n\n",
+		len(modules), len(labels), rows["flag"], rows["noflag"], rows["either"], len(findings), len(unlabeled))
+	fmt.Fprintf(&b, "## Per analyzer\n\n| analyzer | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|\n")
+	for _, a := range analyzers {
+		c := byAnalyzer[a]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", a, c.tp, c.fp, c.fn, c.precision(), c.recall())
+	}
+	fmt.Fprintf(&b, "| **all** | %d | %d | %d | %s | %s |\n\n", total.tp, total.fp, total.fn, total.precision(), total.recall())
+	fmt.Fprintf(&b, "## Per module\n\n| module | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|\n")
+	for _, m := range slices.Sorted(maps.Keys(byModule)) {
+		c := byModule[m]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", m, c.tp, c.fp, c.fn, c.precision(), c.recall())
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(&b, "\n## Not run\n\n")
+		for _, m := range missing {
+			fmt.Fprintf(&b, "- %s\n", m)
+		}
+	}
+	slices.Sort(fps)
+	slices.Sort(fns)
+	slices.SortFunc(unlabeled, cmp.Compare)
+	fmt.Fprintf(&b, "\n## False positives (%d)\n\n%s\n", len(fps), strings.Join(fps, "\n"))
+	fmt.Fprintf(&b, "\n## False negatives (%d)\n\n%s\n", len(fns), strings.Join(fns, "\n"))
+	fmt.Fprintf(&b, "\n## Unlabeled findings (%d, not scored)\n\n%s\n", len(unlabeled), strings.Join(unlabeled, "\n"))
+	return b.String()
+}
