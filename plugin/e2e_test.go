@@ -295,8 +295,8 @@ func TestGolangciSettings(t *testing.T) {
 	if n := countBy(before, charge)["retryidempotency"]; n == 0 {
 		t.Errorf("default settings: no retryidempotency issue in Charge, which sends X-Request-Token only")
 	}
-	if n := countBy(before, isTest)["retrysleep"]; n == 0 {
-		t.Errorf("default settings: no retrysleep issue in fetch_test.go")
+	if n := countBy(before, isTest)["retrysleep"]; n != 0 {
+		t.Errorf("default settings: %d retrysleep issues in fetch_test.go; test files are off by default", n)
 	}
 
 	for _, c := range []struct {
@@ -305,10 +305,10 @@ func TestGolangciSettings(t *testing.T) {
 	}{
 		{"per-analyzer", map[string]string{
 			"retryidempotency": "headers: [X-Request-Token]",
-			"retrysleep":       "tests: false",
+			"retrysleep":       "tests: true",
 		}},
 		{"retrylint", map[string]string{
-			"retrylint": "enable: [retryidempotency, retrysleep]\nretryidempotency:\n  headers: [X-Request-Token]\nretrysleep:\n  tests: false",
+			"retrylint": "enable: [retryidempotency, retrysleep]\nretryidempotency:\n  headers: [X-Request-Token]\nretrysleep:\n  tests: true",
 		}},
 	} {
 		cfg := writeConfig(t, dir, c.name+".yml", c.linters)
@@ -319,11 +319,11 @@ func TestGolangciSettings(t *testing.T) {
 		if countBy(before, submit)["retryidempotency"] > 0 && countBy(after, submit)["retryidempotency"] == 0 {
 			t.Errorf("%s: the header setting also silenced Submit, which sends no key", c.name)
 		}
-		if n := countBy(after, isTest)["retrysleep"]; n != 0 {
-			t.Errorf("%s: retrysleep tests: false: %d issues remain in test files", c.name, n)
+		if n := countBy(after, isTest)["retrysleep"]; n == 0 {
+			t.Errorf("%s: retrysleep tests: true: no retrysleep issue in fetch_test.go", c.name)
 		}
 		if countBy(after, nil)["retrysleep"] == 0 {
-			t.Errorf("%s: retrysleep tests: false silenced non-test files too", c.name)
+			t.Errorf("%s: retrysleep tests: true lost the non-test files", c.name)
 		}
 	}
 }

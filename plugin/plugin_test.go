@@ -78,8 +78,8 @@ func TestDefaults(t *testing.T) {
 		if !slices.Equal(names(got), allNames) {
 			t.Errorf("conf %#v: analyzers %v, want %v", conf, names(got), allNames)
 		}
-		if v := flagOf(t, "retrysleep", "tests"); v != "true" {
-			t.Errorf("conf %#v: -retrysleep.tests = %s, want true", conf, v)
+		if v := flagOf(t, "retrysleep", "tests"); v != "false" {
+			t.Errorf("conf %#v: -retrysleep.tests = %s, want false (test files are off by default)", conf, v)
 		}
 		resetAll()
 	}
@@ -89,12 +89,12 @@ func TestSettingsSetFlags(t *testing.T) {
 	conf := map[string]any{
 		"disable": []any{"retrydeadline"},
 		"retrybudget": map[string]any{
-			"tests":        false,
+			"tests":        true,
 			"budget-funcs": []any{"example.com/rl.Allow", "example.com/rl.Limiter.Take"},
 			"remote-pkgs":  []any{"example.com/client"},
 		},
 		"retryidempotency": map[string]any{"headers": []any{"X-Request-Token"}},
-		"retrysleep":       map[string]any{"tests": false},
+		"retrysleep":       map[string]any{"tests": true},
 	}
 	got, err := build(t, "retrylint", conf)
 	if err != nil {
@@ -104,13 +104,13 @@ func TestSettingsSetFlags(t *testing.T) {
 		t.Errorf("analyzers %v, want %v", names(got), want)
 	}
 	for _, c := range []struct{ analyzer, flag, want string }{
-		{"retrybudget", "tests", "false"},
+		{"retrybudget", "tests", "true"},
 		{"retrybudget", "budget-funcs", "example.com/rl.Allow,example.com/rl.Limiter.Take"},
 		{"retrybudget", "remote-pkgs", "example.com/client"},
 		{"retryidempotency", "headers", "X-Request-Token"},
-		{"retryidempotency", "tests", "true"},
-		{"retrysleep", "tests", "false"},
-		{"retryjitter", "tests", "true"},
+		{"retryidempotency", "tests", "false"},
+		{"retrysleep", "tests", "true"},
+		{"retryjitter", "tests", "false"},
 	} {
 		if v := flagOf(t, c.analyzer, c.flag); v != c.want {
 			t.Errorf("-%s.%s = %q, want %q", c.analyzer, c.flag, v, c.want)
