@@ -24,7 +24,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -155,22 +154,10 @@ func readFindings(dir, module, version string) ([]*finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One object, as go vet -json writes it: package -> analyzer -> diagnostics.
 	var tree map[string]map[string]json.RawMessage
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	for {
-		var t map[string]map[string]json.RawMessage
-		if err := dec.Decode(&t); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("%s.json: %v", base, err)
-		}
-		if tree == nil {
-			tree = t
-		} else {
-			for k, v := range t {
-				tree[k] = v
-			}
-		}
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, fmt.Errorf("%s.json: %v", base, err)
 	}
 	var out []*finding
 	seen := map[string]bool{}
