@@ -32,7 +32,69 @@ func (w *walker) isWaitRecv(x ast.Expr) bool {
 		t := w.info.TypeOf(sel.X)
 		return t != nil && (isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker"))
 	}
-	return false
+	_, ok := w.afterVar(x)
+	return ok
+}
+
+// afterVar reports whether x is a local channel variable that only ever
+// holds time.After(d) or nil (retryCh = time.After(lockRetry); ...;
+// case <-retryCh:), and returns the one delay if there is one.
+func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || w.cur == nil {
+		return nil, false
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != w.pass.Pkg || v.Parent() == nil || v.Parent() == w.pass.Pkg.Scope() {
+		return nil, false
+	}
+	if _, ok := v.Type().Underlying().(*types.Chan); !ok {
+		return nil, false
+	}
+	var delays []ast.Expr
+	other := false
+	check := func(r ast.Expr) {
+		r = ast.Unparen(r)
+		if c, ok := r.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.After") && len(c.Args) == 1 {
+			delays = append(delays, c.Args[0])
+			return
+		}
+		if !isNil(r) {
+			other = true
+		}
+	}
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if w.isVar(l, v) {
+					if len(n.Lhs) != len(n.Rhs) {
+						other = true
+					} else {
+						check(n.Rhs[i])
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if w.info.Defs[name] == v && i < len(n.Values) {
+					check(n.Values[i])
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && w.isVar(n.X, v) {
+				other = true
+			}
+		}
+		return true
+	})
+	if other || len(delays) == 0 {
+		return nil, false
+	}
+	if len(delays) == 1 {
+		return delays[0], true
+	}
+	return nil, true
 }
 
 // consults reports whether call checks a context: ctx.Err(), or a
@@ -42,14 +104,9 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	if fn.Name() == "Err" {
-		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-			if t := w.info.TypeOf(sel.X); t != nil && isContextType(t) {
-				return true
-			}
-		}
-	}
-	if isFunc(fn, BudgetPath+".Sleep") {
+	// context.Context's own method, also promoted through a struct that
+	// embeds it (caddy.Context).
+	if isFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
 		return true
 	}
 	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable {
@@ -62,12 +119,7 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 func (w *walker) isConsultRecv(x ast.Expr) bool {
 	x = ast.Unparen(x)
 	if c, ok := x.(*ast.CallExpr); ok {
-		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Done" {
-			if t := w.info.TypeOf(sel.X); t != nil && isContextType(t) {
-				return true
-			}
-		}
-		return false
+		return isFunc(callee(w.info, c), "context.Context.Done")
 	}
 	t := w.info.TypeOf(x)
 	return t != nil && isStopChan(t)
@@ -148,6 +200,11 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 		if len(c.Args) == 1 {
 			wt.Delay = c.Args[0]
 		}
+		w.judgeDelay(wt)
+		return
+	}
+	if d, ok := w.afterVar(x); ok {
+		wt.Delay = d
 		w.judgeDelay(wt)
 		return
 	}
@@ -342,23 +399,33 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		return judged{growth: GrowthUnknown}
 	}
 	if w.isParamVar(v) {
-		// The caller's value: unknown, unless the function grows it.
+		// The caller's value: unknown, unless the function grows it;
+		// randomness assigned to it is jitter either way
+		// (d *= 2; d = time.Duration(float64(d) * (rand.Float64() + 0.5))).
+		var res judged
 		grows := false
 		ast.Inspect(fn.body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, l := range n.Lhs {
-					if w.isVar(l, v) && (n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN) {
+			if n, ok := n.(*ast.AssignStmt); ok {
+				for i, l := range n.Lhs {
+					if !w.isVar(l, v) {
+						continue
+					}
+					if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN {
 						grows = true
+					}
+					if len(n.Lhs) == len(n.Rhs) {
+						j := w.delayOf(n.Rhs[i], depth+1, seen)
+						res.jitter = res.jitter || j.jitter
 					}
 				}
 			}
-			return !grows
+			return true
 		})
+		res.growth = GrowthUnknown
 		if grows {
-			return judged{growth: GrowthGrowing}
+			res.growth = GrowthGrowing
 		}
-		return judged{growth: GrowthUnknown}
+		return res
 	}
 	for _, l := range w.curLoops() {
 		if w.isLoopKey(v, l) {

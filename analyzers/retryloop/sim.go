@@ -272,7 +272,10 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 			v := s.decide(st.Cond, p)
 			// A decision whose other branch leaves too does not tell
 			// leaving from retrying (if err != nil && x { return err }).
-			if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) {
+			// Nor does one whose branches only log: both go the same way
+			// (if err != nil { log.Printf(...) }; return).
+			if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) ||
+				v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
 				p.decided, p.decidedAt = prevDecided, prevAt
 			}
 			other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
@@ -324,8 +327,20 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		}
 		return out
 	case *ast.SelectStmt:
+		// A select that offers a context's Done or a stop channel consults
+		// it on every branch: the path through the timer case was free to
+		// stop (select { case <-t.C: retry; case <-ctx.Done(): return }).
+		races := false
+		for _, cc := range st.Body.List {
+			if comm := cc.(*ast.CommClause); comm.Comm != nil && s.consultComm(comm.Comm) {
+				races = true
+			}
+		}
 		var out []*path
 		for _, p := range ps {
+			if races {
+				p.consult = true
+			}
 			for _, cc := range st.Body.List {
 				comm := cc.(*ast.CommClause)
 				q := p.clone()
@@ -342,6 +357,26 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		return s.inner(st, ps, depth)
 	}
 	return ps
+}
+
+// inert reports whether a branch only makes calls that return (logging,
+// metrics): taking it or not changes nothing the simulation tracks.
+func (s *sim) inert(st ast.Stmt) bool {
+	b, ok := st.(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	for _, x := range b.List {
+		e, ok := x.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		c, ok := ast.Unparen(e.X).(*ast.CallExpr)
+		if !ok || s.noReturn(c) || s.ops[c] || s.w.isWaitCall(c) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasDefault(body *ast.BlockStmt) bool {
@@ -531,8 +566,8 @@ func (s *sim) expr(e ast.Expr, p *path) {
 	})
 }
 
-// comm handles a select case's communication.
-func (s *sim) comm(c ast.Stmt, sel *ast.SelectStmt, p *path) {
+// commRecv returns the receive of a select case's communication, or nil.
+func commRecv(c ast.Stmt) *ast.UnaryExpr {
 	var x ast.Expr
 	switch c := c.(type) {
 	case *ast.ExprStmt:
@@ -543,6 +578,21 @@ func (s *sim) comm(c ast.Stmt, sel *ast.SelectStmt, p *path) {
 		}
 	}
 	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u
+	}
+	return nil
+}
+
+// consultComm reports whether a select case receives from a context's
+// Done or a stop channel.
+func (s *sim) consultComm(c ast.Stmt) bool {
+	u := commRecv(c)
+	return u != nil && s.w.isConsultRecv(u.X)
+}
+
+// comm handles a select case's communication.
+func (s *sim) comm(c ast.Stmt, sel *ast.SelectStmt, p *path) {
+	if u := commRecv(c); u != nil {
 		if s.w.isWaitRecv(u.X) {
 			p.waits = append(p.waits, sel)
 		}
