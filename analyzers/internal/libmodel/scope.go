@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/ast/astutil"
 	"strconv"
 	"strings"
 
@@ -504,27 +505,65 @@ func (s *scope) isParam(v *types.Var) bool {
 // ctxParam returns the name of the single context.Context parameter of the
 // function, or "".
 func (s *scope) ctxParam() string {
-	if s.ftype == nil || s.ftype.Params == nil {
+	if s.ftype == nil {
 		return ""
 	}
-	name := ""
-	for _, f := range s.ftype.Params.List {
-		for _, id := range f.Names {
-			v, _ := s.env.Info.Defs[id].(*types.Var)
-			if v != nil && isContext(v.Type()) && id.Name != "_" {
-				if name != "" {
-					return ""
+	// The innermost function with a context parameter, the site's own or
+	// one it is nested in (a closure over the caller's ctx), as long as
+	// the name still means that parameter where the site's function is.
+	path, _ := astutil.PathEnclosingInterval(s.file, s.ftype.Pos(), s.ftype.Pos())
+	for _, n := range path {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		}
+		if ft == nil || ft.Params == nil {
+			continue
+		}
+		var name string
+		var param *types.Var
+		for _, f := range ft.Params.List {
+			for _, id := range f.Names {
+				v, _ := s.env.Info.Defs[id].(*types.Var)
+				if v != nil && isContext(v.Type()) && id.Name != "_" {
+					if param != nil {
+						return "" // two contexts: which one is the caller's to choose
+					}
+					name, param = id.Name, v
 				}
-				name = id.Name
 			}
 		}
+		if param == nil {
+			continue
+		}
+		if inner := s.env.Pkg.Scope().Innermost(s.body.Rbrace); inner != nil {
+			if _, obj := inner.LookupParent(name, s.body.Rbrace); obj != param {
+				return ""
+			}
+		}
+		return name
 	}
-	return name
+	return ""
 }
 
+// isContext reports whether t is context.Context or implements it by
+// embedding it (a struct, or a pointer to one, whose Done is the
+// context's: goreleaser's *context.Context, caddy.Context).
 func isContext(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+	if ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
+		return true
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Done")
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && isContext(recv.Type())
 }
 
 // budgeted reports whether any call inside the nodes consults a budget, as
