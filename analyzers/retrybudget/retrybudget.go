@@ -1,11 +1,14 @@
 package retrybudget
 
 import (
+	"fmt"
 	"go/ast"
+	"go/types"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
@@ -39,14 +42,110 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	r := diag.New(pass, includeTests)
 	decl := budgetDecls(pass, res)
+	helpers := helperGroups(pass, res)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryIssues("retrybudget"))
 			continue
 		}
+		if g := helpers.at[s]; g != nil {
+			reportHelper(r, s, g)
+			continue
+		}
+		if s.Shape == retryloop.ShapeHelper && helpers.grouped[s] {
+			continue // reported once for its helper
+		}
 		check(pass, r, s, decl)
 	}
 	return nil, nil
+}
+
+// helperGroups gathers the calls of each generic retry helper that pass it
+// a remote operation with no budget on either side: the helper gets one
+// finding (SPEC), not one per caller. It stands at the helper's own loop
+// when the helper is in this package, otherwise at its first call here.
+type helperSet struct {
+	at      map[*retryloop.Site][]*retryloop.Site // where a finding stands -> the calls it covers
+	grouped map[*retryloop.Site]bool              // calls covered by a finding elsewhere
+}
+
+func helperGroups(pass *analysis.Pass, res *retryloop.Result) helperSet {
+	hs := helperSet{at: map[*retryloop.Site][]*retryloop.Site{}, grouped: map[*retryloop.Site]bool{}}
+	calls := map[*types.Func][]*retryloop.Site{}
+	var order []*types.Func
+	for _, s := range res.Sites {
+		if s.Shape != retryloop.ShapeHelper || s.Remote == nil || s.Consume || len(s.Budget) > 0 || s.FuncBudget || unbounded(s) {
+			continue
+		}
+		if !includeTests && strings.HasSuffix(pass.Fset.File(s.Pos).Name(), "_test.go") {
+			continue
+		}
+		call, ok := s.Node.(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if fn == nil {
+			continue
+		}
+		fn = fn.Origin()
+		if calls[fn] == nil {
+			order = append(order, fn)
+		}
+		calls[fn] = append(calls[fn], s)
+	}
+	for _, fn := range order {
+		cs := calls[fn]
+		home := cs[0]
+		if own := helperLoop(pass, res, fn); own != nil {
+			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own) {
+				continue // budgeted inside, or reported as unbounded there
+			}
+			home = own
+		}
+		hs.at[home] = cs
+		for _, c := range cs {
+			if c != home {
+				hs.grouped[c] = true
+			}
+		}
+	}
+	return hs
+}
+
+// helperLoop returns the retry site inside fn, a function of this package.
+func helperLoop(pass *analysis.Pass, res *retryloop.Result, fn *types.Func) *retryloop.Site {
+	if fn.Pkg() != pass.Pkg {
+		return nil
+	}
+	for _, s := range res.Sites {
+		if d, ok := s.Func.(*ast.FuncDecl); ok && s.Shape != retryloop.ShapeHelper && pass.TypesInfo.Defs[d.Name] == fn {
+			return s
+		}
+	}
+	return nil
+}
+
+// reportHelper reports one missing budget for a helper and all its calls.
+func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Site) {
+	d := analysis.Diagnostic{Pos: home.Pos, End: home.End, Category: CategoryNoBudget}
+	n := "1 call passes"
+	if len(calls) > 1 {
+		n = fmt.Sprintf("%d calls pass", len(calls))
+	}
+	if home.Shape == retryloop.ShapeHelper {
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call here): under an outage every caller retries and multiplies load; guard retries with budget.Allow inside the helper"
+	} else {
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call): under an outage every caller retries and multiplies load; guard retries with budget.Allow"
+	}
+	for _, c := range calls {
+		if c == home {
+			d.Related = append(d.Related, diag.Related(c.Remote.Pos(), "remote call retried here"))
+			continue
+		}
+		d.Related = append(d.Related, diag.Related(c.Pos, "called with a remote operation here"))
+	}
+	r.Report(d)
 }
 
 // unbounded reports whether a site has neither an attempt cap nor a

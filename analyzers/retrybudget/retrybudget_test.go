@@ -25,6 +25,13 @@ func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap")
 }
 
+// TestHelpers: one finding per generic helper (SPEC), at its loop when a
+// call in its own package passes it a remote operation, otherwise at the
+// first such call of each calling package.
+func TestHelpers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "helpers/lib", "helpers/use")
+}
+
 // TestTestsOff: _test.go files are not analysed by default (SPEC).
 func TestTestsOff(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "testsoff")

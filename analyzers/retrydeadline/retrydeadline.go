@@ -38,9 +38,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if s.Ctx.Attempts == retryloop.DeadlineNone && !s.Ctx.AttemptTimeout && s.Bound != retryloop.BoundElapsed {
-			msg := "retry loop runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
+			msg := s.Subject() + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
 			if s.Ctx.BackgroundCall != nil {
-				msg = "retry loop runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
+				msg = s.Subject() + " runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
 			}
 			d := analysis.Diagnostic{Pos: s.Pos, End: s.End, Category: CategoryNoDeadline, Message: msg, SuggestedFixes: timeoutFix(pass, s)}
 			if s.Ctx.BackgroundCall != nil {

@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -246,4 +247,86 @@ func isStopChan(t types.Type) bool {
 	}
 	st, ok := ch.Elem().Underlying().(*types.Struct)
 	return ok && st.NumFields() == 0
+}
+
+// localFunc returns the function literal a local variable of the current
+// function holds when it is assigned that, and only that, once
+// (call := func() error { return c.Post(...) }), or nil: a value the
+// analysis cannot follow.
+func (w *walker) localFunc(e ast.Expr) *ast.FuncLit {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || w.cur == nil {
+		return nil
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != w.pass.Pkg || v.Parent() == nil || v.Parent() == w.pass.Pkg.Scope() {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	lit, _ := ast.Unparen(w.soleValue(v, w.cur.body)).(*ast.FuncLit)
+	return lit
+}
+
+// soleValue returns the value a local variable is given when body
+// assigns it exactly once (and never takes its address), or nil.
+func (w *walker) soleValue(v *types.Var, body ast.Node) ast.Expr {
+	var val ast.Expr
+	n := 0
+	ast.Inspect(body, func(nd ast.Node) bool {
+		switch nd := nd.(type) {
+		case *ast.AssignStmt:
+			for i, l := range nd.Lhs {
+				if w.isVar(l, v) {
+					n++
+					if len(nd.Lhs) == len(nd.Rhs) {
+						val = nd.Rhs[i]
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range nd.Names {
+				if w.info.Defs[name] == v {
+					n++
+					if i < len(nd.Values) {
+						val = nd.Values[i]
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if nd.Op == token.AND && w.isVar(nd.X, v) {
+				n += 2 // its address escapes: anything may be stored
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return val
+}
+
+// reachesRemote reports whether a function literal makes a remote call,
+// its nested literals aside.
+func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
+	if w.litDepth > 4 {
+		return nil
+	}
+	w.litDepth++
+	defer func() { w.litDepth-- }()
+	var found *ast.CallExpr
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && w.isRemoteCall(c) {
+			found = c
+		}
+		return found == nil
+	})
+	return found
 }

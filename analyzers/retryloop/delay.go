@@ -221,7 +221,7 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 		// t := time.NewTimer(d) in the function, never Reset: judge d.
 		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && w.cur != nil {
 			if v, ok := w.info.Uses[id].(*types.Var); ok {
-				var arg ast.Expr
+				var arg, resetArg ast.Expr
 				defs, resets := 0, 0
 				ast.Inspect(w.cur.body, func(n ast.Node) bool {
 					switch n := n.(type) {
@@ -237,6 +237,9 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 					case *ast.CallExpr:
 						if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
 							resets++
+							if len(n.Args) == 1 {
+								resetArg = n.Args[0]
+							}
 						}
 					}
 					return true
@@ -244,6 +247,15 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 				if defs == 1 && resets == 0 && arg != nil {
 					wt.Delay = arg
 					w.judgeDelay(wt)
+				}
+				// One Reset(d) re-arms it for every later wait: the
+				// delays are the first one and d.
+				if defs == 1 && resets == 1 && arg != nil && resetArg != nil {
+					first := w.delayOf(arg, 0, map[types.Object]bool{})
+					wt.Delay = resetArg
+					w.judgeDelay(wt)
+					wt.Growth = combine(wt.Growth, first.growth)
+					wt.Jitter = wt.Jitter || first.jitter
 				}
 			}
 		}
@@ -329,6 +341,9 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 			return judged{growth: GrowthUnknown}
 		}
 		if isRandFunc(fn) {
+			return judged{growth: GrowthUnknown, jitter: true}
+		}
+		if f := w.factOf(fn); f != nil && f.Random {
 			return judged{growth: GrowthUnknown, jitter: true}
 		}
 		if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {

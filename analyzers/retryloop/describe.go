@@ -661,40 +661,24 @@ func (w *walker) constString(e ast.Expr, fs *fnScope) string {
 	if !ok || w.isParam(v, fs.typ) {
 		return ""
 	}
-	val, n := "", 0
-	ast.Inspect(fs.body, func(nd ast.Node) bool {
-		switch nd := nd.(type) {
-		case *ast.AssignStmt:
-			for i, l := range nd.Lhs {
-				if w.isVar(l, v) {
-					n++
-					if len(nd.Lhs) == len(nd.Rhs) {
-						if tv := w.info.Types[nd.Rhs[i]]; tv.Value != nil && tv.Value.Kind() == constant.String {
-							val = strings.ToUpper(constant.StringVal(tv.Value))
-						}
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range nd.Names {
-				if w.info.Defs[name] == v {
-					n++
-					if i < len(nd.Values) {
-						if tv := w.info.Types[nd.Values[i]]; tv.Value != nil && tv.Value.Kind() == constant.String {
-							val = strings.ToUpper(constant.StringVal(tv.Value))
-						}
-					}
-				}
-			}
-		case *ast.UnaryExpr:
-			if nd.Op == token.AND && w.isVar(nd.X, v) {
-				n += 2
-			}
+	if r := w.soleValue(v, fs.body); r != nil {
+		if tv := w.info.Types[r]; tv.Value != nil && tv.Value.Kind() == constant.String {
+			return strings.ToUpper(constant.StringVal(tv.Value))
 		}
-		return true
-	})
-	if n != 1 {
-		return ""
 	}
-	return val
+	return ""
+}
+
+// backgroundArg returns the context.Background or TODO call a context
+// argument comes from when it has no deadline (made in the current
+// function, or derived from one made there without a timeout), or nil.
+func (w *walker) backgroundArg(e ast.Expr) *ast.CallExpr {
+	if w.cur == nil {
+		return nil
+	}
+	probe := &Site{}
+	if w.ctxDeadline(probe, e, w.cur, 0) != DeadlineNone {
+		return nil
+	}
+	return probe.Ctx.BackgroundCall
 }

@@ -27,6 +27,9 @@ type FuncFact struct {
 	// Build is set when the function builds and returns an HTTP request
 	// (c.newRequest(ctx, method, path, body)).
 	Build *BuildFact
+	// Random: a result is drawn from math/rand or crypto/rand (a
+	// package's own FastRand(n)): randomness in a delay it feeds.
+	Random bool
 }
 
 // BuildFact describes a request builder: where the method comes from and
@@ -56,6 +59,10 @@ type RetrierFact struct {
 	// key header itself.
 	MethodParam, HeaderParam int
 	Keyed                    bool
+	// CtxParam is the context parameter whose deadline bounds the
+	// helper's attempts (it consults it between them), or -1: a caller
+	// passing context.Background gets a retry with no deadline.
+	CtxParam int
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -68,6 +75,9 @@ func (f *FuncFact) String() string {
 	}
 	if f.Budget {
 		s += " budget"
+	}
+	if f.Random {
+		s += " random"
 	}
 	for _, w := range f.Writes {
 		s += " writes=" + w.Method
@@ -95,17 +105,20 @@ func (f *FuncFact) String() string {
 		if r.ResendParam >= 0 {
 			s += fmt.Sprintf(" resends=%d", r.ResendParam)
 		}
+		if r.CtxParam >= 0 {
+			s += fmt.Sprintf(" ctx=%d", r.CtxParam)
+		}
 		s += ")"
 	}
 	return s
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
-	if f.Remote != g.Remote || f.Budget != g.Budget || len(f.Writes) != len(g.Writes) {
+	if f.Remote != g.Remote || f.Budget != g.Budget || f.Random != g.Random || len(f.Writes) != len(g.Writes) {
 		return false
 	}
 	if (f.Wait == nil) != (g.Wait == nil) || (f.Delay == nil) != (g.Delay == nil) {
@@ -248,6 +261,7 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		}
 		return true
 	})
+	f.Random = w.returnsRandom(fs)
 	// Non-idempotent requests.
 	if w.importsHTTP || callsWriter {
 		site := &Site{}
@@ -302,6 +316,9 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 			f.Wait = wf
 			break
 		}
+	}
+	if f.Wait == nil {
+		f.Wait = w.chunkedWait(fs)
 	}
 	// A delay computation: a single time.Duration result.
 	if sig, ok := fs.obj.Type().(*types.Signature); ok && sig.Results().Len() == 1 && isDurationType(sig.Results().At(0).Type()) && f.Wait == nil {
@@ -503,8 +520,11 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		if s.Shape == ShapeLibrary || s.Consume {
 			continue
 		}
-		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1,
+		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
 			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		if s.Ctx.Consulted && s.Ctx.InScope != nil {
+			r.CtxParam = w.paramIndex(s.Ctx.InScope, fs.typ)
+		}
 		for _, req := range s.Requests {
 			if req.Build == nil || req.Method != "" || !slicesContains(s.Ops, req.Send) {
 				continue
@@ -605,4 +625,79 @@ func (w *walker) headerParam(fs *fnScope) int {
 		}
 	}
 	return -1
+}
+
+// chunkedWait recognises a function that sleeps out a duration parameter
+// in steps, to look at a stop flag between them
+// (for d > 0 && !stopped() { s := min(step, d); time.Sleep(s); d -= s }):
+// a wait of d. Its loop makes no calls that can fail.
+func (w *walker) chunkedWait(fs *fnScope) *WaitFact {
+	for _, st := range fs.body.List {
+		loop, ok := st.(*ast.ForStmt)
+		if !ok || loop.Cond == nil {
+			continue
+		}
+		var param *types.Var
+		sleeps, consumes := false, false
+		ast.Inspect(loop.Cond, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && isDurationType(v.Type()) && w.paramIndex(v, fs.typ) >= 0 {
+					param = v
+				}
+			}
+			return true
+		})
+		if param == nil || len(w.opsIn(loop.Body)) > 0 {
+			continue
+		}
+		ast.Inspect(loop.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if isFunc(callee(w.info, n), "time.Sleep") {
+					sleeps = true
+				}
+			case *ast.AssignStmt:
+				if n.Tok == token.SUB_ASSIGN && len(n.Lhs) == 1 && w.isVar(n.Lhs[0], param) {
+					consumes = true
+				}
+			}
+			return true
+		})
+		if sleeps && consumes {
+			return &WaitFact{Param: w.paramIndex(param, fs.typ), Growth: GrowthUnknown}
+		}
+	}
+	return nil
+}
+
+// returnsRandom reports whether a return of fs gives a value drawn from a
+// random source: a rand call, or a call to a function that returns one, in
+// the returned expression itself.
+func (w *walker) returnsRandom(fs *fnScope) bool {
+	found := false
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok {
+			return !found
+		}
+		for _, r := range ret.Results {
+			ast.Inspect(r, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if fn := callee(w.info, c); fn != nil && fn != fs.obj {
+						if isRandFunc(fn) {
+							found = true
+						} else if g := w.factOf(fn); g != nil && g.Random {
+							found = true
+						}
+					}
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }

@@ -75,8 +75,10 @@ type walker struct {
 	importsHTTP bool // the package imports net/http
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur            *fnScope   // the function being examined
-	loops          []ast.Node // loops of the current function, once computed
+	cur            *fnScope             // the function being examined
+	litDepth       int                  // local closures being followed (reachesRemote)
+	polarity       map[types.Object]Tri // status-code sets judged (setPolarity)
+	loops          []ast.Node           // loops of the current function, once computed
 	loopsFor       *fnScope
 }
 
@@ -274,9 +276,18 @@ func (w *walker) factOf(fn *types.Func) *FuncFact {
 func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 	fn := callee(w.info, call)
 	if fn == nil {
+		// A local closure: what it calls.
+		if lit := w.localFunc(call.Fun); lit != nil {
+			return w.reachesRemote(lit) != nil
+		}
 		return false
 	}
 	if w.pass.Pkg != fn.Pkg() {
+		if r, ok := w.remote[fn]; ok {
+			return r
+		}
+	}
+	if w.remote != nil {
 		if r, ok := w.remote[fn]; ok {
 			return r
 		}
@@ -286,10 +297,70 @@ func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 		f := w.factOf(fn)
 		r = f != nil && f.Remote
 	}
+	if !r {
+		r = w.implsRemote(fn)
+	}
 	if w.pass.Pkg != fn.Pkg() && w.remote != nil {
 		w.remote[fn] = r
 	}
 	return r
+}
+
+// implsRemote reports whether fn is a method of an interface declared in
+// another package whose every implementation there (at least one) is
+// remote: godo's DropletActionsService, implemented by the package's own
+// service type only. An interface with a local implementation, or none
+// visible, is unknown: not remote.
+func (w *walker) implsRemote(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || fn.Pkg() == nil || fn.Pkg() == w.pass.Pkg {
+		return false
+	}
+	named, ok := types.Unalias(sig.Recv().Type()).(*types.Named)
+	if !ok {
+		return false
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	if w.remote != nil {
+		w.remote[fn] = false // an implementation calling back through the interface
+	}
+	sc := fn.Pkg().Scope()
+	impls := 0
+	for _, name := range sc.Names() {
+		tn, ok := sc.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		nt, ok := tn.Type().(*types.Named)
+		if !ok || nt.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, ok := nt.Underlying().(*types.Interface); ok {
+			continue
+		}
+		var t types.Type = nt
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(nt)
+			if !types.Implements(t, iface) {
+				continue
+			}
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+		m, ok := obj.(*types.Func)
+		if !ok {
+			return false
+		}
+		impls++
+		if !w.isRemoteFunc(m) {
+			if f := w.factOf(m); f == nil || !f.Remote {
+				return false
+			}
+		}
+	}
+	return impls > 0
 }
 
 // isBudgetCall reports whether a call consults a budget, limiter or breaker.
@@ -326,6 +397,9 @@ func (w *walker) libEnv() *libmodel.Env {
 				}
 				return !found
 			})
+			if lit := w.localFunc(op); !found && lit != nil {
+				found = w.reachesRemote(lit) != nil
+			}
 			if !found {
 				// A named function: its fact.
 				if id, ok := ast.Unparen(op).(*ast.Ident); ok {
@@ -390,12 +464,16 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		site := &Site{
 			Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
+			Ctx: Context{Attempts: DeadlineUnknown},
 		}
 		if r.Budget {
 			site.Budget = append(site.Budget, fn.Pos())
 		}
 		if r.OpParam >= 0 && r.OpParam < len(call.Args) {
 			op := call.Args[r.OpParam]
+			if lit := w.localFunc(op); lit != nil {
+				op = lit // a closure assigned once in this function
+			}
 			// Requests the operation sends: each attempt runs the whole
 			// function literal, so a key minted inside it is per attempt.
 			if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
@@ -408,6 +486,9 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 					}
 					if w.isBudgetCall(c) {
 						site.Budget = append(site.Budget, c.Pos())
+					}
+					if isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+						site.Ctx.AttemptTimeout = true // each attempt has its own
 					}
 				}
 				return true
@@ -433,6 +514,16 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 				site.Requests = append(site.Requests, req)
 			}
 		}
+		if r.CtxParam >= 0 && r.CtxParam < len(call.Args) {
+			// The helper stops when this context ends: one made here by
+			// context.Background never does.
+			if bg := w.backgroundArg(call.Args[r.CtxParam]); bg != nil {
+				site.Ctx.Attempts, site.Ctx.BackgroundCall = DeadlineNone, bg
+				if site.Bound == BoundDeadline {
+					site.Bound = BoundNone
+				}
+			}
+		}
 		if r.DelayParam >= 0 && r.DelayParam < len(call.Args) {
 			wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: call.Args[r.DelayParam], Related: []token.Pos{fn.Pos()}}
 			w.judgeDelay(wt)
@@ -442,13 +533,12 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 			wt.Jitter = wt.Jitter || r.Jitter
 			site.Waits = append(site.Waits, wt)
 		} else {
-			if len(site.Requests) == 0 && site.Remote == nil {
+			if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone {
 				return true // nothing to judge here
 			}
 			// The helper's own wait is judged where the helper is.
 			site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
 		}
-		site.Ctx.Attempts = DeadlineUnknown
 		site.Ctx.Consulted = true // the helper's waits are its own business
 		out = append(out, site)
 		return true
@@ -469,7 +559,8 @@ func (*PkgFact) String() string { return "retry-relevant" }
 // calls, contexts or budgets into a package.
 func relevantImport(path string) bool {
 	switch path {
-	case "time", "context", "net", "net/http", "net/rpc", "net/smtp", "database/sql", "crypto/tls", BudgetPath:
+	case "time", "context", "net", "net/http", "net/rpc", "net/smtp", "database/sql", "crypto/tls", BudgetPath,
+		"math/rand", "math/rand/v2", "crypto/rand": // a random source feeds jitter through facts
 		return true
 	}
 	for _, p := range remotePkgPrefixes {

@@ -25,7 +25,7 @@ var printer = &analysis.Analyzer{
 }
 
 func TestModel(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), printer, "shapes", "usehelpers")
+	analysistest.Run(t, analysistest.TestData(), printer, "shapes", "usehelpers", "ifaces/use", "xpkg/use")
 	analysistest.Run(t, filepath.Join(analysistest.TestData(), "..", "..", "testdata"), printer, "excluded")
 }
 

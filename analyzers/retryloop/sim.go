@@ -649,6 +649,11 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 				} else {
 					p.vals[obj] = Yes
 				}
+			case isOp && isPointer(t) && i < len(lhs)-1 && s.errLast(call):
+				// By Go's convention a result beside an error is nil
+				// when the call fails: if wm != nil { break } leaves on
+				// success (Yes = non-nil).
+				p.vals[obj] = b2t(!(failing && s.mode == modeErr))
 			default:
 				s.set(l, Unknown, p)
 			}
@@ -822,7 +827,20 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 		if e.Name == "false" {
 			return No
 		}
+	case *ast.IndexExpr:
+		// A set of retryable codes: c.retryOnStatus[resp.StatusCode].
+		if isBool(s.info.TypeOf(e)) {
+			if v := s.classify([]ast.Expr{e.Index}, s.w.setPolarity(e.X), p); v != Unknown {
+				return v
+			}
+		}
 	case *ast.CallExpr:
+		// A classifier of the code: isRetryable(resp.StatusCode).
+		if fn := callee(s.info, e); fn != nil && !s.ops[e] && isBool(s.info.TypeOf(e)) {
+			if v := s.classify(e.Args, s.w.predPolarity(fn), p); v != Unknown {
+				return v
+			}
+		}
 		if s.ops[e] && isBool(s.info.TypeOf(e)) {
 			p.observed[e] = true
 			p.obs++
@@ -848,6 +866,42 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 	return Unknown
 }
 
+// classify judges a test of a response's status code by a classifier
+// of the given polarity (Yes: it says "retryable"; No: it says "ok"):
+// whether it holds for the status walked (a failure, or a success).
+func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
+	if len(args) != 1 || polarity == Unknown {
+		return Unknown
+	}
+	x := ast.Unparen(args[0])
+	if id, ok := x.(*ast.Ident); ok {
+		x = s.w.statusCopy(id)
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "StatusCode" || !isNamed(s.info.TypeOf(sel.X), "net/http", "Response") {
+		return Unknown
+	}
+	o := s.obj(sel.X)
+	if o == nil {
+		return Unknown
+	}
+	failing, known := p.status[o]
+	if !known {
+		return Unknown
+	}
+	if c := p.tainted[o]; c != nil {
+		p.observed[c] = true
+		p.obs++
+	}
+	if failing {
+		p.statusObs = true
+	}
+	if polarity == Yes {
+		return b2t(failing)
+	}
+	return b2t(!failing)
+}
+
 // evalEq evaluates x == y.
 func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 	x, y = ast.Unparen(x), ast.Unparen(y)
@@ -870,7 +924,7 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 				p.observed[c] = true
 				p.obs++
 			}
-			if v, ok := p.vals[o]; ok && isErrorType(o.Type()) {
+			if v, ok := p.vals[o]; ok && (isErrorType(o.Type()) || isPointer(o.Type())) {
 				return not(v)
 			}
 		}
@@ -889,6 +943,17 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 		}
 	}
 	return s.evalStatus(&ast.BinaryExpr{X: x, Op: token.EQL, Y: y}, p)
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// errLast reports whether a call's last result is an error.
+func (s *sim) errLast(call *ast.CallExpr) bool {
+	tup, ok := s.info.TypeOf(call).(*types.Tuple)
+	return ok && tup.Len() > 1 && isErrorType(tup.At(tup.Len()-1).Type())
 }
 
 func isNil(e ast.Expr) bool {

@@ -54,7 +54,7 @@ func Backoff(attempt int) time.Duration { // want Backoff:`func: delay=growing`
 	return 100 * time.Millisecond << attempt
 }
 
-func JitteredBackoff(attempt int) time.Duration { // want JitteredBackoff:`func: delay=unknown\+jitter`
+func JitteredBackoff(attempt int) time.Duration { // want JitteredBackoff:`func: random delay=unknown\+jitter`
 	d := 100 * time.Millisecond << attempt
 	return time.Duration(rand.Int63n(int64(d)))
 }

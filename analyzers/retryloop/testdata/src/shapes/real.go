@@ -161,3 +161,153 @@ func acquireOnce(c *http.Client, req *http.Request, stop <-chan struct{}) {
 		}
 	}
 }
+
+type writeMeta struct{ index uint64 }
+
+func put(c *http.Client, url string) (*writeMeta, error) {
+	resp, err := c.Post(url, "application/json", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	return &writeMeta{}, nil
+}
+
+func growDelay(attempt int) time.Duration {
+	if attempt == 0 {
+		return 0
+	}
+	return 100 * time.Millisecond << (attempt - 1)
+}
+
+// The success decision is the non-error result (by Go's convention nil
+// when the call fails), and a timer re-armed by Reset sets each wait.
+func putRetry(ctx context.Context, c *http.Client, url string) (*writeMeta, error) {
+	var wm *writeMeta
+	var err error
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for attempt := 0; attempt < 4; attempt++ { // want `retry site: shape=counted bound=counter delay=growing jitter=no ctx=unknown consulted remote`
+		t.Reset(growDelay(attempt))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wm, err = put(c, url)
+		if wm != nil {
+			break
+		}
+	}
+	return wm, err
+}
+
+// Look-alike: the result is looked at only to release it; every attempt
+// is a new item (a collection loop).
+func putAll(c *http.Client, urls []string) {
+	for _, u := range urls {
+		wm, err := put(c, u)
+		if wm != nil {
+			log.Print(wm.index)
+		}
+		if err != nil {
+			log.Print(err)
+		}
+	}
+}
+
+// Look-alike: a timer reset in two places is not one delay.
+func resetTwice(ctx context.Context, c *http.Client, url string, d time.Duration) {
+	t := time.NewTimer(time.Second)
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=unknown jitter=no ctx=unknown consulted remote`
+		if _, err := put(c, url); err == nil {
+			return
+		}
+		if i%2 == 0 {
+			t.Reset(d)
+		} else {
+			t.Reset(2 * time.Second)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+var retryOn = map[int]bool{502: true, 503: true, 504: true}
+
+// A set of retryable codes decides: a failure status goes round.
+func sendRetryOn(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; ; i++ { // want `retry site: shape=bare bound=counter delay=fixed jitter=no ctx=unknown remote req=\?`
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if !retryOn[resp.StatusCode] {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if i >= 3 {
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func retryable(code int) bool { return code == 429 || code >= 500 }
+
+// A predicate of the code decides, through a copy of it.
+func sendRetryable(c *http.Client, req *http.Request) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote req=\?`
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		code := resp.StatusCode
+		if !retryable(code) {
+			return resp, nil
+		}
+		resp.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, nil
+}
+
+func isOK(code int) bool { return code < 300 }
+
+// Look-alike: a predicate read the other way round leaves on failure and
+// goes round on success: a poll of a status, not a retry.
+func pollOK(c *http.Client, req *http.Request) *http.Response {
+	for {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil
+		}
+		if isOK(resp.StatusCode) {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp
+	}
+}
+
+var doneCodes = map[int]bool{200: true, 204: true}
+
+// Look-alike: a set of success codes read the same way is a poll too.
+func pollDone(c *http.Client, req *http.Request) *http.Response {
+	for {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil
+		}
+		if doneCodes[resp.StatusCode] {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp
+	}
+}
