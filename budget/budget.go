@@ -20,17 +20,32 @@ const (
 // which is the 3-decimal precision gRFC A6 allows for tokenRatio.
 const milli = 1000
 
-// Limiter is what Do and Transport consult before a retry and tell about every
-// attempt's outcome. *Budget, *RatioBudget and *Breaker implement it.
+// RetryBudget is what Do and Transport consult before a retry and tell
+// about every attempt's outcome: *Budget and *RatioBudget implement it. A
+// circuit breaker is not one (it has no Stats): pass a *Breaker with
+// WithBreaker, where it is asked before every attempt, the first included.
 //
-// Implementations must be safe for concurrent use: one Limiter is shared by
-// every call to a dependency.
-type Limiter interface {
-	// Allow reports whether a retry may be sent now.
+// Allow means the same for both: true grants one retry, about to be sent,
+// and counts it in Stats as a retry (a RatioBudget also takes it from its
+// share); false counts a denial. Do and Transport ask just before sending,
+// after any wait and after the breaker let the attempt through, so only
+// retries that were sent are counted.
+//
+// Implementations must be safe for concurrent use: one RetryBudget is
+// shared by every call to a dependency.
+type RetryBudget interface {
+	// Allow reports whether a retry may be sent now, and counts it.
 	Allow() bool
 	// Record reports the outcome of one attempt: nil for success.
 	Record(err error)
+	// Stats returns the counters.
+	Stats() Stats
 }
+
+// Limiter is the old name of RetryBudget.
+//
+// Deprecated: use RetryBudget; it reads less like rate.Limiter.
+type Limiter = RetryBudget
 
 // DefaultBudget is the process-wide Budget that Do and DoValue consult when no
 // WithBudget option is given. It has the default size (maxTokens 1000,
@@ -192,6 +207,17 @@ func (b *Budget) Allow() bool {
 	return false
 }
 
+// peekRetry is Allow without counting a grant; a denial is counted.
+func (b *Budget) peekRetry() bool {
+	full := b.max()
+	spent := int64(b.state.Load() & spentMask)
+	if 2*(full-spent) > full {
+		return true
+	}
+	b.stripe().denied.Add(1)
+	return false
+}
+
 // RecordSuccess reports a successful attempt: the bucket gains tokenRatio
 // tokens, up to maxTokens. On a full bucket it is one atomic add to a
 // counter; otherwise one compare-and-swap when uncontended. It does not
@@ -340,4 +366,10 @@ func isPermanent(err error) bool {
 		}
 	}
 	return false
+}
+
+// GRPCBudget returns a full Budget with gRPC's retry throttling numbers
+// (gRFC A6 as the seed sizes it): maxTokens 1000, tokenRatio 0.1.
+func GRPCBudget() *Budget {
+	return &Budget{maxMilli: DefaultMaxTokens * milli, ratioMilli: DefaultTokenRatio * milli}
 }

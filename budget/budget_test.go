@@ -294,9 +294,10 @@ func TestDefaultBudgetIsDefaultSized(t *testing.T) {
 	if DefaultBudget == nil || DefaultBudget.MaxTokens() != 1000 || DefaultBudget.TokenRatio() != 0.1 {
 		t.Fatal("DefaultBudget is not a 1000-token, 0.1-ratio Budget")
 	}
-	var _ Limiter = (*Budget)(nil)
-	var _ Limiter = (*RatioBudget)(nil)
-	var _ Limiter = (*Breaker)(nil)
+	var _ RetryBudget = (*Budget)(nil)
+	var _ RetryBudget = (*RatioBudget)(nil)
+	// A *Breaker is not a RetryBudget (it has no Stats of that kind), so
+	// WithBudget(breaker) does not compile.
 }
 
 func TestBudgetSuccessCountWraps(t *testing.T) {

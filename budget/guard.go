@@ -67,8 +67,10 @@ type GuardConfig struct {
 	// Unavailable; 429 Too Many Requests is the other sensible choice.
 	ShedStatus int
 	// RetryAfter is the centre of the Retry-After sent with shed responses:
-	// each response draws uniformly from [RetryAfter/2, 3·RetryAfter/2),
-	// rounded up to whole seconds (at least 1). Zero or negative means 2s.
+	// each response draws uniformly from the whole seconds in
+	// [RetryAfter/2, 3·RetryAfter/2],
+	// each rounded to the nearest second (at least 1), so 1s, 2s or 3s by
+	// default. Zero or negative means 2s.
 	RetryAfter time.Duration
 
 	// Now returns the current time; nil means time.Now. Guard reads it on
@@ -437,8 +439,10 @@ func (a *Admission) Cancel(now time.Time, t *Ticket, canceled bool) bool {
 	return true
 }
 
-// RetryAfter draws the jittered Retry-After for a shed response: uniform in
-// [RetryAfter/2, 3·RetryAfter/2), rounded up to whole seconds, at least 1s.
+// RetryAfter draws the jittered Retry-After for a shed response: uniform
+// over the whole seconds from RetryAfter/2 to 3·RetryAfter/2, each rounded
+// to the nearest second and at least 1s. With the default of 2s it is 1s,
+// 2s or 3s, each a third of the time, mean 2s.
 func (a *Admission) RetryAfter() time.Duration {
 	a.mu.Lock()
 	r := a.cfg.Rand()
@@ -446,12 +450,16 @@ func (a *Admission) RetryAfter() time.Duration {
 	if !(r >= 0 && r < 1) {
 		r = 0.5
 	}
-	d := a.cfg.RetryAfter/2 + time.Duration(r*float64(a.cfg.RetryAfter))
-	secs := (d + time.Second - 1) / time.Second
-	if secs < 1 {
-		secs = 1
+	round := func(d time.Duration) int64 {
+		s := int64((d + time.Second/2) / time.Second)
+		return max(s, 1)
 	}
-	return secs * time.Second
+	lo, hi := round(a.cfg.RetryAfter/2), round(a.cfg.RetryAfter*3/2)
+	secs := lo + int64(r*float64(hi-lo+1))
+	if secs > hi {
+		secs = hi
+	}
+	return time.Duration(secs) * time.Second
 }
 
 // Stats returns a snapshot of the counters.

@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"math"
@@ -74,9 +76,9 @@ type Transport struct {
 	// Backoff is the delay policy between attempts; the zero value is full
 	// jitter with a 100ms base and a 10s cap.
 	Backoff Backoff
-	// Budget, if set, is the one Limiter shared by every host. Nil means a
-	// default *Budget per host (URL host and port), see LimiterFor.
-	Budget Limiter
+	// Budget, if set, is the one RetryBudget shared by every host. Nil means a
+	// default *Budget per host (URL host and port), see BudgetFor.
+	Budget RetryBudget
 	// MintKeys, if set, makes non-idempotent requests without a key
 	// retryable by minting one key per request with NewIdempotencyKey and
 	// sending it, the same on every attempt, in KeyHeader. Turn it on only
@@ -107,7 +109,7 @@ type Transport struct {
 }
 
 // errStatus stands for a response with a retryable status when it is
-// recorded into a Limiter.
+// recorded into a budget.
 var errStatus = errors.New("budget: retryable HTTP status")
 
 func (t *Transport) base() http.RoundTripper {
@@ -156,10 +158,10 @@ func (t *Transport) retryStatus(code int) bool {
 	return false
 }
 
-// LimiterFor returns the Limiter that requests to host (as in URL.Host,
+// BudgetFor returns the budget that requests to host (as in URL.Host,
 // with the port if any) are recorded in: Budget if set, otherwise the host's
 // own *Budget, created on first use. It is safe for concurrent use.
-func (t *Transport) LimiterFor(host string) Limiter {
+func (t *Transport) BudgetFor(host string) RetryBudget {
 	if t.Budget != nil {
 		return t.Budget
 	}
@@ -196,7 +198,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.base().RoundTrip(req)
 	}
 	ctx := req.Context()
-	lim := t.LimiterFor(req.URL.Host)
+	lim := t.BudgetFor(req.URL.Host)
 	base := t.base()
 
 	maxAttempts := t.attempts()
@@ -215,6 +217,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	timeoutHeader := headerName(t.TimeoutHeader, TimeoutHeader)
 
 	var seq *Sequence
+	var lastResp *http.Response
+	var lastErr error
 	body := req.Body
 	for attempt := 1; ; attempt++ {
 		r := req.Clone(ctx)
@@ -237,7 +241,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.Header.Set(timeoutHeader, strconv.FormatInt(ms, 10))
 		}
 
+		if attempt > 1 && !commitRetry(lim) {
+			if r.Body != nil {
+				r.Body.Close()
+			}
+			return lastResp, lastErr
+		}
 		resp, err := base.RoundTrip(r)
+		if err != nil && ctx.Err() != nil {
+			// The caller's own context ended the attempt: not the
+			// dependency's failure, so nothing is recorded.
+			return resp, err
+		}
+		if err != nil && Unretryable(err) {
+			lim.Record(Permanent(err)) // counted, but drains nothing
+			return resp, err
+		}
 		failed := err != nil || t.retryStatus(resp.StatusCode)
 		if !failed {
 			lim.Record(nil)
@@ -265,7 +284,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if hasDeadline && time.Until(dl) <= delay {
 			return resp, err
 		}
-		if !lim.Allow() {
+		if !peekRetry(lim) {
 			return resp, err
 		}
 		next := body
@@ -286,7 +305,38 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, serr
 		}
 		body = next
+		lastResp, lastErr = nil, err
+		if resp != nil {
+			lastErr = &budgetDeniedError{status: resp.StatusCode}
+		}
 	}
+}
+
+// budgetDeniedError is what RoundTrip returns when the budget, asked again
+// after the wait, refuses a retry whose failed response was already drained.
+type budgetDeniedError struct{ status int }
+
+func (e *budgetDeniedError) Error() string {
+	return "budget: retry budget exhausted after HTTP status " + strconv.Itoa(e.status)
+}
+
+// Unretryable reports whether err, from sending a request, is one that no
+// retry can fix: an unsupported URL scheme, or a TLS certificate the client
+// does not accept (unknown authority, wrong host name, expired or otherwise
+// invalid). Transport sends such a request once and takes no token for it.
+func Unretryable(err error) bool {
+	var ua x509.UnknownAuthorityError
+	var ci x509.CertificateInvalidError
+	var hn x509.HostnameError
+	var cv *tls.CertificateVerificationError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &ua), errors.As(err, &ci), errors.As(err, &hn), errors.As(err, &cv):
+		return true
+	}
+	// net/http reports an unknown scheme with an unexported error type.
+	return strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
 // discard drains up to MaxDrain bytes of resp's body and closes it.

@@ -134,7 +134,7 @@ func TestTransportRetriesIdempotentMethods(t *testing.T) {
 			}
 		}
 		host := strings.TrimPrefix(srv.URL, "http://")
-		s := tr.LimiterFor(host).(*Budget).Stats()
+		s := tr.BudgetFor(host).(*Budget).Stats()
 		if s.Requests != 3 || s.Failures != 2 || s.RetriesAllowed != 2 {
 			t.Fatalf("%s: host budget Stats = %+v", method, s)
 		}
@@ -476,7 +476,7 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	srvB := newServer(t, failFirst(1, http.StatusServiceUnavailable))
 	tr := &Transport{Backoff: quick, Attempts: 2}
 	hostA := strings.TrimPrefix(srvA.URL, "http://")
-	a := tr.LimiterFor(hostA).(*Budget)
+	a := tr.BudgetFor(hostA).(*Budget)
 	for i := 0; i < 500; i++ {
 		a.RecordFailure() // host A's budget is spent
 	}
@@ -497,13 +497,13 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	if got := len(srvB.received()); got != 2 {
 		t.Fatalf("host B received %d requests, want 2: its budget is its own", got)
 	}
-	if tr.LimiterFor(hostA) != tr.LimiterFor(hostA) || tr.LimiterFor(hostA) == tr.LimiterFor("other:1") {
-		t.Fatal("LimiterFor does not keep one budget per host")
+	if tr.BudgetFor(hostA) != tr.BudgetFor(hostA) || tr.BudgetFor(hostA) == tr.BudgetFor("other:1") {
+		t.Fatal("BudgetFor does not keep one budget per host")
 	}
 	shared := new(Budget)
 	tr2 := &Transport{Budget: shared}
-	if tr2.LimiterFor("a") != Limiter(shared) || tr2.LimiterFor("b") != Limiter(shared) {
-		t.Fatal("LimiterFor ignores Budget")
+	if tr2.BudgetFor("a") != Limiter(shared) || tr2.BudgetFor("b") != Limiter(shared) {
+		t.Fatal("BudgetFor ignores Budget")
 	}
 }
 
@@ -692,7 +692,7 @@ func TestTransportTransportErrorReturned(t *testing.T) {
 			t.Fatalf("%s = %q sent without a deadline", TimeoutHeader, h)
 		}
 	}
-	if s := tr.LimiterFor("example.test").(*Budget).Stats(); s.Failures != 3 {
+	if s := tr.BudgetFor("example.test").(*Budget).Stats(); s.Failures != 3 {
 		t.Fatalf("Stats = %+v", s)
 	}
 }
