@@ -182,8 +182,6 @@ func (r *RatioBudget) RecordSuccess() { r.Record(nil) }
 // RecordFailure records a failed attempt.
 func (r *RatioBudget) RecordFailure() { r.Record(errFailure) }
 
-var errFailure = fmt.Errorf("budget: failure")
-
 // Stats returns the counters since the RatioBudget was created (not just
 // the window), read together under the lock.
 func (r *RatioBudget) Stats() Stats {

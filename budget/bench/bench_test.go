@@ -9,7 +9,7 @@ import (
 )
 
 // mutexThrottle is a retry throttle the way grpc-go writes it: float64
-// tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.Budget.
+// tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.GRPCBudget.
 // It exists only as a baseline for these benchmarks.
 type mutexThrottle struct {
 	mu     sync.Mutex
@@ -91,8 +91,8 @@ func runBoth(b *testing.B, op func(i int)) {
 func BenchmarkRecordAllow(b *testing.B) {
 	for _, w := range workloads {
 		failed := w.failed
-		b.Run(w.name+"/budget.Budget", func(b *testing.B) {
-			var bu budget.Budget
+		b.Run(w.name+"/budget.GRPCBudget", func(b *testing.B) {
+			bu := budget.GRPCBudget()
 			runBoth(b, func(i int) {
 				if failed(i) {
 					bu.RecordFailure()
@@ -117,8 +117,8 @@ func BenchmarkRecordAllow(b *testing.B) {
 
 // BenchmarkAllow is the admission decision alone.
 func BenchmarkAllow(b *testing.B) {
-	b.Run("budget.Budget", func(b *testing.B) {
-		var bu budget.Budget
+	b.Run("budget.GRPCBudget", func(b *testing.B) {
+		bu := budget.GRPCBudget()
 		runBoth(b, func(int) { bu.Allow() })
 	})
 	b.Run("mutex-grpc", func(b *testing.B) {
@@ -135,9 +135,9 @@ func BenchmarkAllow(b *testing.B) {
 }
 
 // TestThrottlesAgree checks that the baseline follows the same rules as
-// budget.Budget, so the comparison is like for like.
+// budget.GRPCBudget, so the comparison is like for like.
 func TestThrottlesAgree(t *testing.T) {
-	var bu budget.Budget
+	bu := budget.GRPCBudget()
 	m := newMutexThrottle(1000, 0.1)
 	for i := 0; i < 20000; i++ {
 		var want, got bool
