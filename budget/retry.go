@@ -197,6 +197,7 @@ type config struct {
 	attempts       int
 	attemptTimeout time.Duration
 	retryIf        func(error) bool
+	name           string
 	limiter        RetryBudget
 	backoff        Backoff
 	breaker        *Breaker
@@ -240,8 +241,9 @@ func RetryIf(f func(error) bool) Option {
 }
 
 // WithBudget sets the budget consulted before every retry and told about
-// every attempt's outcome. Nil means DefaultBudget. Share one RetryBudget among
-// all calls to the same dependency; a budget per call limits nothing.
+// every attempt's outcome. Nil means Named(name) with WithName, else
+// DefaultBudget. Share one RetryBudget among all calls to the same
+// dependency; a budget per call limits nothing.
 func WithBudget(l RetryBudget) Option {
 	return Option{func(c *config) { c.limiter = l }}
 }
@@ -282,7 +284,7 @@ func OnGiveUp(f func(err *Error)) Option {
 // Do runs op until it succeeds, and retries it while all of these hold:
 // fewer than the attempt cap have run (3 by default, at most 10), the error
 // is not marked Permanent, the context is not done, the budget allows the
-// retry (DefaultBudget unless WithBudget is given), and the wait before it,
+// retry (WithBudget, else Named(name) with WithName, else DefaultBudget), and the wait before it,
 // the backoff delay or a longer RetryAfter pushback, ends before the
 // context's deadline. A wait that would end past the deadline is not
 // started. Waits are timers raced against ctx.Done().
@@ -306,7 +308,11 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 		}
 	}
 	if c.limiter == nil {
-		c.limiter = DefaultBudget
+		if c.name != "" {
+			c.limiter = Named(c.name)
+		} else {
+			c.limiter = DefaultBudget
+		}
 	}
 	var seq *Sequence
 	var last error

@@ -104,6 +104,22 @@ type Transport struct {
 	// RetryStatus reports whether a response status is a failure worth
 	// retrying. Nil means 429, 500, 502, 503 and 504.
 	RetryStatus func(code int) bool
+	// Classify, if set, decides the outcome of each attempt from the
+	// caller's request and the attempt's response or error; returning
+	// OutcomeDefault leaves the decision to the rules above. It is not
+	// asked about an attempt ended by the request's own context, which is
+	// never recorded. Whatever it says, a request that is not safe to
+	// resend is sent once.
+	Classify func(req *http.Request, resp *http.Response, err error) Outcome
+	// OnRetry, if set, is called before each wait with the caller's
+	// request, the number of the attempt that failed (from 1), its
+	// response or error, and the delay about to be waited. The response's
+	// body is drained and closed after OnRetry returns; do not keep it.
+	OnRetry func(req *http.Request, attempt int, resp *http.Response, err error, delay time.Duration)
+	// PrepareRetry, if set, is called on the copy of the request about to
+	// be re-sent, after the retry headers are set: re-sign it or refresh
+	// its credentials there. An error ends the round trip with that error.
+	PrepareRetry func(retry *http.Request) error
 
 	budgets sync.Map // host -> *Budget
 }
@@ -247,20 +263,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return lastResp, lastErr
 		}
+		if attempt > 1 && t.PrepareRetry != nil {
+			if perr := t.PrepareRetry(r); perr != nil {
+				if r.Body != nil {
+					r.Body.Close()
+				}
+				return nil, perr
+			}
+		}
 		resp, err := base.RoundTrip(r)
 		if err != nil && ctx.Err() != nil {
 			// The caller's own context ended the attempt: not the
 			// dependency's failure, so nothing is recorded.
 			return resp, err
 		}
-		if err != nil && Unretryable(err) {
-			lim.Record(Permanent(err)) // counted, but drains nothing
-			return resp, err
-		}
-		failed := err != nil || t.retryStatus(resp.StatusCode)
-		if !failed {
+		switch t.classify(req, resp, err) {
+		case OutcomeSuccess:
 			lim.Record(nil)
-			return resp, nil
+			return resp, err
+		case OutcomeFail:
+			if err != nil {
+				lim.Record(Permanent(err)) // counted, but drains nothing
+			} else {
+				lim.Record(Permanent(errStatus))
+			}
+			return resp, err
 		}
 		if err != nil {
 			lim.Record(err)
@@ -287,6 +314,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !peekRetry(lim) {
 			return resp, err
 		}
+		if t.OnRetry != nil {
+			t.OnRetry(req, attempt, resp, err, delay)
+		}
 		next := body
 		if req.GetBody != nil {
 			b, gerr := req.GetBody()
@@ -310,6 +340,38 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			lastErr = &budgetDeniedError{status: resp.StatusCode}
 		}
 	}
+}
+
+// Outcome is what an attempt of a Transport came to, as Transport.Classify
+// decides it.
+type Outcome int
+
+const (
+	// OutcomeDefault leaves the decision to the Transport's own rules.
+	OutcomeDefault Outcome = iota
+	// OutcomeSuccess: the dependency answered; return the response.
+	OutcomeSuccess
+	// OutcomeRetry: a failure worth retrying, if the budget allows.
+	OutcomeRetry
+	// OutcomeFail: a failure no retry can fix; return it at once. It is
+	// recorded like an error marked Permanent: counted, drains nothing.
+	OutcomeFail
+)
+
+// classify applies Classify, then the default rules.
+func (t *Transport) classify(req *http.Request, resp *http.Response, err error) Outcome {
+	if t.Classify != nil {
+		if o := t.Classify(req, resp, err); o != OutcomeDefault {
+			return o
+		}
+	}
+	switch {
+	case err != nil && Unretryable(err):
+		return OutcomeFail
+	case err != nil, t.retryStatus(resp.StatusCode):
+		return OutcomeRetry
+	}
+	return OutcomeSuccess
 }
 
 // budgetDeniedError is what RoundTrip returns when the budget, asked again
