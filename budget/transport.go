@@ -188,6 +188,11 @@ func (t *Transport) BudgetFor(host string) RetryBudget {
 	return b.(*Budget)
 }
 
+// LimiterFor is the old name of BudgetFor.
+//
+// Deprecated: use BudgetFor.
+func (t *Transport) LimiterFor(host string) Limiter { return t.BudgetFor(host) }
+
 // IsIdempotent reports whether method is idempotent by RFC 9110 §9.2.2:
 // GET, HEAD, OPTIONS, TRACE, PUT or DELETE. The empty method means GET.
 func IsIdempotent(method string) bool {

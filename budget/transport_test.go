@@ -498,6 +498,9 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	if tr.BudgetFor(hostA) != tr.BudgetFor(hostA) || tr.BudgetFor(hostA) == tr.BudgetFor("other:1") {
 		t.Fatal("BudgetFor does not keep one budget per host")
 	}
+	if tr.LimiterFor(hostA) != tr.BudgetFor(hostA) {
+		t.Fatal("LimiterFor, the old name, returns another budget than BudgetFor")
+	}
 	shared := GRPCBudget()
 	tr2 := &Transport{Budget: shared}
 	if tr2.BudgetFor("a") != Limiter(shared) || tr2.BudgetFor("b") != Limiter(shared) {
