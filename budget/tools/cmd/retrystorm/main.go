@@ -56,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Step, "step", cfg.Step, "resolution of the series (a divisor of 1s)")
 	fs.Float64Var(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "grpc-budget and grpc-shared: maxTokens (retries stop at half)")
 	fs.Float64Var(&cfg.TokenRatio, "token-ratio", cfg.TokenRatio, "grpc-budget and grpc-shared: tokens earned per success")
+	fs.Float64Var(&cfg.MinRetryRate, "min-retry-rate", cfg.MinRetryRate, "budget policies: unearned retries per second each pod's adaptive budget allows (its floor)")
 	fs.IntVar(&cfg.GuardQueue, "guard-queue", cfg.GuardQueue, "shedding server: queue length (0: as many as workers)")
 	fs.DurationVar(&cfg.GuardQueueWait, "guard-wait", cfg.GuardQueueWait, "shedding server: longest wait in its queue")
 	fs.Float64Var(&cfg.GuardRatio, "guard-ratio", cfg.GuardRatio, "shedding server: admitted retries / first tries")

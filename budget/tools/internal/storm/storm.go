@@ -89,6 +89,11 @@ type Config struct {
 
 	MaxTokens, TokenRatio float64 // the gRPC token-bucket variants (gRFC A6)
 
+	// MinRetryRate is the floor of the adaptive budget of the library's
+	// policies: retries a second a pod may send that its traffic did not
+	// earn (budget.DefaultMinRetryRate, one every 5 s, by default).
+	MinRetryRate float64
+
 	// Shedding server (budget.GuardConfig): MaxConcurrent is Workers.
 	GuardQueue     int
 	GuardQueueWait time.Duration
@@ -118,10 +123,18 @@ func DefaultConfig() Config {
 		MaxTokens:   1000,
 		TokenRatio:  0.1,
 
+		MinRetryRate: budget.DefaultMinRetryRate,
+
 		GuardQueue:     0, // GuardConfig default: as many as Workers
 		GuardQueueWait: budget.DefaultGuardQueueWait,
 		GuardRatio:     budget.DefaultGuardRetryRatio,
 	}
+}
+
+// adaptiveBudget returns a pod's budget for the DefaultBudget kind: the
+// zero budget.Budget but for the floor, MinRetryRate.
+func (c Config) adaptiveBudget() (*budget.Budget, error) {
+	return budget.NewAdaptiveBudget(budget.DefaultRetryRatio, c.MinRetryRate, budget.DefaultBudgetWindow)
 }
 
 // Capacity returns the server's capacity in requests per second.
@@ -197,6 +210,9 @@ func (c Config) Validate() error {
 		return errors.New("storm: demand × horizon is over 10 million calls; shorten the horizon or lower the capacity")
 	}
 	if _, err := budget.NewBudget(c.MaxTokens, c.TokenRatio); err != nil {
+		return err
+	}
+	if _, err := c.adaptiveBudget(); err != nil {
 		return err
 	}
 	return nil
@@ -442,7 +458,7 @@ func newSim(cfg Config, p Policy) *sim {
 	for i := range s.budgets {
 		switch p.Budget {
 		case DefaultBudget:
-			s.budgets[i] = new(budget.Budget)
+			s.budgets[i], _ = cfg.adaptiveBudget() // validated
 		case GRPCBudget:
 			s.budgets[i], _ = budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
 		case SharedGRPCBudget:

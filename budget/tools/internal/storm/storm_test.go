@@ -100,6 +100,25 @@ func TestAcceptance(t *testing.T) {
 	}
 }
 
+// The floor of the adaptive budget is per process: at Finagle's 10
+// unearned retries a second, 400 pods send 4000 a second into the stall,
+// and the fleet latches as if it had no budget; one a second still
+// recovers, later than the default's one every 5 s.
+func TestFloorPerProcess(t *testing.T) {
+	cfg := DefaultConfig()
+	def := run(t, cfg, "budget")
+	cfg.MinRetryRate = 1
+	one := run(t, cfg, "budget")
+	if one.Latched() || *one.RecoverySeconds <= *def.RecoverySeconds || one.Retries <= def.Retries {
+		t.Errorf("floor 1/s: recovery %v after %d retries, want later than the default's %.1fs after %d",
+			one.RecoverySeconds, one.Retries, *def.RecoverySeconds, def.Retries)
+	}
+	cfg.MinRetryRate = 10
+	if r := run(t, cfg, "budget"); !r.Latched() {
+		t.Errorf("floor 10/s: recovered after %.1fs, want latched", *r.RecoverySeconds)
+	}
+}
+
 // Background failures without a stall: retries are what buys the goodput
 // back, and the budget lets all of them through.
 func TestBackgroundFailuresRetried(t *testing.T) {
@@ -168,6 +187,7 @@ func TestValidate(t *testing.T) {
 		{"step", func(c *Config) { c.Step = 300 * time.Millisecond }, "step"},
 		{"tokens", func(c *Config) { c.MaxTokens = 0 }, "maxTokens"},
 		{"ratio", func(c *Config) { c.GuardRatio = 0 }, "guard-ratio"},
+		{"floor", func(c *Config) { c.MinRetryRate = -1 }, "minPerSecond"},
 	} {
 		cfg := DefaultConfig()
 		tc.mut(&cfg)
