@@ -20,9 +20,11 @@ const (
 	// DefaultMinRetryRate is how many retries per second a Budget allows
 	// that its traffic did not earn, so that a quiet client can still retry
 	// now and then: one every 5 s. It is per process, so it is small: with
-	// Finagle's 10 a second, 400 processes would add 4000 retries a second
-	// to an outage, and even one a second per pod delays the seed's fleet
-	// recovery by 0.4 s (see budget/README.md).
+	// Finagle's 10 a second the seed's 400 pods send 4000 retries a second
+	// into an outage and the fleet latches, and one a second per pod
+	// delays its recovery from 2.5 s to 2.8 s (retrystorm -min-retry-rate;
+	// see budget/README.md). The first unearned retry of a Budget that has
+	// not granted one yet is allowed at once, whatever the rate.
 	DefaultMinRetryRate = 0.2
 )
 
