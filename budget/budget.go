@@ -235,7 +235,17 @@ func (b *Budget) params() (ratio float64, window, every time.Duration) {
 // Allow reports whether a retry may be sent now, and counts it in Stats as
 // a retry allowed or denied: call it once for each retry you are about to
 // send, not to poll. It is AllowAt(time.Now()).
-func (b *Budget) Allow() bool { return b.AllowAt(time.Now()) }
+func (b *Budget) Allow() bool { return b.AllowAt(b.now()) }
+
+// now returns the time for the adaptive kind, and the zero time for a
+// token bucket, which never reads it: the clock costs more than the
+// bucket's whole decision.
+func (b *Budget) now() time.Time {
+	if b.bucket() {
+		return time.Time{}
+	}
+	return time.Now()
+}
 
 // AllowAt is Allow at the time now.
 func (b *Budget) AllowAt(now time.Time) bool {
@@ -300,10 +310,10 @@ func (b *Budget) grant(now time.Time, take bool) bool {
 }
 
 // RecordSuccess reports a successful attempt. It is Record(nil).
-func (b *Budget) RecordSuccess() { b.RecordAt(time.Now(), nil) }
+func (b *Budget) RecordSuccess() { b.RecordAt(b.now(), nil) }
 
 // RecordFailure reports a failed attempt that may be retried.
-func (b *Budget) RecordFailure() { b.RecordAt(time.Now(), errFailure) }
+func (b *Budget) RecordFailure() { b.RecordAt(b.now(), errFailure) }
 
 // Record reports the outcome of one attempt: nil for success. It is
 // RecordAt(time.Now(), err).
@@ -314,7 +324,7 @@ func (b *Budget) RecordFailure() { b.RecordAt(time.Now(), errFailure) }
 // retries. In an adaptive Budget a success earns retry share unless it is
 // the outcome of a granted retry (as many outcomes as retries were granted
 // in the window are taken for theirs, in whatever order they arrive).
-func (b *Budget) Record(err error) { b.RecordAt(time.Now(), err) }
+func (b *Budget) Record(err error) { b.RecordAt(b.now(), err) }
 
 // RecordAt is Record at the time now.
 func (b *Budget) RecordAt(now time.Time, err error) {
