@@ -103,18 +103,19 @@
 //
 // # Server-side shedding
 //
-// Guard is the server's half: an http.Handler middleware with bounded
-// concurrency, a short newest-first queue, first tries before retries, and
-// an immediate 503 with a jittered Retry-After for what it sheds.
+// Package shed (github.com/retrylint/retrylint/budget/shed) is the
+// server's half: Guard, an http.Handler middleware with bounded
+// concurrency, a short newest-first queue, first tries before retries (by
+// AttemptHeader), early drops of requests whose TimeoutHeader has passed,
+// and an immediate 503 with a jittered Retry-After for what it sheds.
 // GUARDRAILS.md compares the three guardrails with the simulator's numbers.
 //
 // # Testing
 //
 // Everything that waits or draws a random number can be made deterministic:
 // Backoff.Rand takes the randomness; the …At methods of Budget and
-// RatioBudget, BreakerConfig.Now and GuardConfig.Now take the clock, and
-// Admission takes the time as an argument; the waits are plain timers that
-// testing/synctest runs on fake time.
+// RatioBudget and BreakerConfig.Now take the clock; the waits are plain
+// timers that testing/synctest runs on fake time.
 //
 // # Further reading
 //

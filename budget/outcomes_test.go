@@ -219,31 +219,6 @@ func TestBreakerStateChangesInOrder(t *testing.T) {
 	}
 }
 
-// The guard's Retry-After covers 1 s to 3 s with a mean of 2 s, as its doc says.
-func TestAdmissionRetryAfterCoversOneToThree(t *testing.T) {
-	n := 0
-	const draws = 300
-	a := NewAdmission(GuardConfig{Rand: func() float64 { n++; return float64(n%draws) / draws }})
-	counts := map[time.Duration]int{}
-	var sum time.Duration
-	for range draws {
-		d := a.RetryAfter()
-		counts[d]++
-		sum += d
-	}
-	for _, want := range []time.Duration{time.Second, 2 * time.Second, 3 * time.Second} {
-		if c := counts[want]; c < draws/4 {
-			t.Errorf("Retry-After %v drawn %d times of %d, want about a third", want, c, draws)
-		}
-	}
-	if len(counts) != 3 {
-		t.Errorf("Retry-After values %v, want only 1s, 2s and 3s", counts)
-	}
-	if mean := sum / draws; mean < 1900*time.Millisecond || mean > 2100*time.Millisecond {
-		t.Errorf("mean Retry-After %v, want 2s", mean)
-	}
-}
-
 // Finagle deposits for first tries only: a 20% budget allows retries up to
 // 20% of first tries, not of all requests.
 func TestRatioBudgetDepositsOnlyFirstTries(t *testing.T) {

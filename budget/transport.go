@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/retrylint/retrylint/budget/internal/header"
 )
 
 // Header names used by Transport.
@@ -152,16 +154,6 @@ func (t *Transport) keyHeader() string {
 	return t.KeyHeader
 }
 
-func headerName(override, def string) string {
-	switch override {
-	case "":
-		return def
-	case "-":
-		return ""
-	}
-	return override
-}
-
 func (t *Transport) retryStatus(code int) bool {
 	if t.RetryStatus != nil {
 		return t.RetryStatus(code)
@@ -234,8 +226,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
 		maxAttempts = 1 // cannot rewind the body
 	}
-	attemptHeader := headerName(t.AttemptHeader, AttemptHeader)
-	timeoutHeader := headerName(t.TimeoutHeader, TimeoutHeader)
+	attemptHeader := header.Name(t.AttemptHeader, AttemptHeader)
+	timeoutHeader := header.Name(t.TimeoutHeader, TimeoutHeader)
 
 	var seq *Sequence
 	var lastResp *http.Response

@@ -2,7 +2,7 @@
 // a deterministic simulation and compares retry policies: naive immediate
 // retries, exponential backoff without jitter, full jitter alone, a retry
 // budget with full jitter, budget + jitter + circuit breaker, and a
-// shedding server (budget.Guard's admission core) with naive or budgeted
+// shedding server (shed.Guard's admission core) with naive or budgeted
 // clients.
 //
 // Usage:
@@ -120,7 +120,7 @@ time each, a FIFO of -queue) makes no progress for -stall from -stall-at and
 keeps working on requests whose callers gave up. Attempts time out after
 -timeout and each policy retries them with the real budget.Budget, Backoff and
 Breaker (callers in one of -pods processes share one of each; by default
-every caller is a pod of its own); the shedding server is budget.Guard's
+every caller is a pod of its own); the shedding server is shed.Guard's
 admission core. -fail-rate adds background failures. Same flags and seed,
 same output.
 

@@ -7,7 +7,7 @@
 // The clients are driven by the real budget.Budget, budget.Backoff (its Rand
 // drawn from the run's seeded source) and budget.Breaker (its clock the
 // virtual clock), in the order budget.Do uses them; a shedding server is the
-// real budget.Admission, the core of budget.Guard. Nothing in the model
+// real admission core of shed.Guard. Nothing in the model
 // depends on the policy's name.
 //
 // # The model
@@ -20,8 +20,8 @@
 // refuses arrivals when it is full, at once. It cannot tell whether the
 // caller is still waiting: it works on every request it dequeued, including
 // the ones whose caller timed out long ago. A shedding server has the same
-// workers behind budget.Admission instead: MaxConcurrent = Workers, and the
-// GuardConfig defaults for the rest unless set (a queue as long as Workers,
+// workers behind the Guard's admission core instead: MaxConcurrent =
+// Workers, and the shed.Config defaults for the rest unless set (a queue as long as Workers,
 // 500 ms longest queue wait, retries held to 20% of first tries). During the
 // stall (StallAt, for StallFor) no work progresses; requests keep arriving,
 // queueing and, behind the guard, timing out of its queue.
@@ -62,6 +62,7 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
+	"github.com/retrylint/retrylint/budget/internal/admission"
 )
 
 // Config holds the model's parameters. DefaultConfig gives the scenario.
@@ -94,7 +95,7 @@ type Config struct {
 	// earn (budget.DefaultMinRetryRate, one every 5 s, by default).
 	MinRetryRate float64
 
-	// Shedding server (budget.GuardConfig): MaxConcurrent is Workers.
+	// Shedding server (shed.Config): MaxConcurrent is Workers.
 	GuardQueue     int
 	GuardQueueWait time.Duration
 	GuardRatio     float64
@@ -125,9 +126,9 @@ func DefaultConfig() Config {
 
 		MinRetryRate: budget.DefaultMinRetryRate,
 
-		GuardQueue:     0, // GuardConfig default: as many as Workers
-		GuardQueueWait: budget.DefaultGuardQueueWait,
-		GuardRatio:     budget.DefaultGuardRetryRatio,
+		GuardQueue:     0, // shed.Config default: as many as Workers
+		GuardQueueWait: admission.DefaultQueueWait,
+		GuardRatio:     admission.DefaultRetryRatio,
 	}
 }
 
@@ -252,7 +253,7 @@ type Policy struct {
 	// retries (AttemptHeader), propagate their deadline (TimeoutHeader) and
 	// honour Retry-After. Naive clients do none of it.
 	Library bool
-	// Shedding runs the server behind budget.Admission (the Guard's core).
+	// Shedding runs the server behind the Guard's admission core.
 	Shedding bool
 }
 
@@ -380,7 +381,7 @@ type request struct {
 	c      *call
 	sent   time.Duration
 	gone   bool // the caller stopped waiting (timeout) or got its answer
-	ticket *budget.Ticket
+	ticket *admission.Ticket
 	permit budget.Permit // the breaker's, if any
 }
 
@@ -404,7 +405,7 @@ type sim struct {
 	fifo []*request
 	head int
 	// shedding server
-	adm *budget.Admission
+	adm *admission.Admission
 
 	budgets  []*budget.Budget
 	breakers []*budget.Breaker
@@ -469,7 +470,7 @@ func newSim(cfg Config, p Policy) *sim {
 		}
 	}
 	if p.Shedding {
-		s.adm = budget.NewAdmission(budget.GuardConfig{
+		s.adm = admission.New(admission.Config{
 			MaxConcurrent: cfg.Workers,
 			MaxQueue:      cfg.GuardQueue,
 			MaxQueueWait:  cfg.GuardQueueWait,
@@ -698,9 +699,9 @@ func (s *sim) arrive(r *request) {
 		// Act on r's own decision first: answering the evicted request may
 		// make its caller retry at once, and that arrival may move r.
 		switch st, _ := t.Status(); st {
-		case budget.TicketRunning:
+		case admission.Running:
 			s.start(r)
-		case budget.TicketQueued:
+		case admission.Queued:
 			s.push(s.adm.WaitLimit(t).Sub(epoch), evWaitLimit, nil, r)
 		default:
 			s.refuse(r)
