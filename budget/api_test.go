@@ -12,7 +12,7 @@ import (
 
 func TestBreakerPermitFromAnOldGenerationIsIgnored(t *testing.T) {
 	clk := newFakeClock()
-	br := NewBreaker(BreakerConfig{Now: clk.Now, MinRequests: 1})
+	br := clocked{NewBreaker(BreakerConfig{MinRequests: 1}), clk}
 	old, ok := br.Admit()
 	if !ok {
 		t.Fatal("closed breaker refused")
@@ -36,13 +36,12 @@ func TestBreakerPermitFromAnOldGenerationIsIgnored(t *testing.T) {
 func TestBreakerClassificationAndManualControl(t *testing.T) {
 	clk := newFakeClock()
 	errNotFound := errors.New("not found")
-	br := NewBreaker(BreakerConfig{
+	br := clocked{NewBreaker(BreakerConfig{
 		Name:         "ledger",
-		Now:          clk.Now,
 		MinRequests:  2,
 		IsSuccessful: func(err error) bool { return errors.Is(err, errNotFound) },
 		IsExcluded:   func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, errBoom) },
-	})
+	}), clk}
 	for range 10 {
 		br.Record(errNotFound) // an answer
 		br.Record(errBoom)     // excluded

@@ -61,9 +61,6 @@ type BreakerConfig struct {
 	// success: the dependency answered. Nil means err == nil or an error
 	// marked with Permanent (a bad request is an answer, not an outage).
 	IsSuccessful func(err error) bool
-	// Now returns the current time; nil means time.Now. Inject a fake
-	// clock for tests. It is called with the breaker's lock held.
-	Now func() time.Time
 	// OnStateChange, if set, is called after every state change, outside
 	// the breaker's lock, one call at a time and in the order the changes
 	// happened. It may run on the goroutine of a later call to the breaker
@@ -123,6 +120,9 @@ type stateChange struct{ from, to BreakerState }
 // (gobreaker's rule). Allow and Record are the one-step form kept for old
 // callers; Record cannot tell a straggler from the probe.
 //
+// The …At methods take the time, for callers that manage the clock (tests,
+// simulations); the others read time.Now.
+//
 // A Breaker is safe for concurrent use; it takes a mutex per call. The zero
 // value is usable with the default configuration. A Breaker must not be
 // copied after first use.
@@ -158,13 +158,6 @@ func NewBreaker(cfg BreakerConfig) *Breaker {
 
 // Name returns BreakerConfig.Name.
 func (b *Breaker) Name() string { return b.cfg.Name }
-
-func (b *Breaker) now() time.Time {
-	if b.cfg.Now != nil {
-		return b.cfg.Now()
-	}
-	return time.Now()
-}
 
 func (b *Breaker) window() time.Duration {
 	if b.cfg.Window <= 0 {
@@ -223,20 +216,28 @@ type Permit struct {
 // Done reports the outcome of the attempt the Permit admitted: nil for
 // success. It is ignored when the breaker has changed state since the
 // Permit was issued. Calling Done more than once counts more than once.
-func (p Permit) Done(err error) {
+// It is DoneAt(time.Now(), err).
+func (p Permit) Done(err error) { p.DoneAt(time.Now(), err) }
+
+// DoneAt is Done at the time now.
+func (p Permit) DoneAt(now time.Time, err error) {
 	if p.b == nil {
 		return
 	}
-	p.b.done(p.gen, err)
+	p.b.done(now, p.gen, err)
 }
 
 // Admit reports whether an attempt may be made now and returns the Permit
 // to report its outcome with. While open it refuses until the cooldown has
 // passed, then admits exactly one probe and refuses again until the
-// probe's Permit reports (or a further cooldown passes).
-func (b *Breaker) Admit() (Permit, bool) {
+// probe's Permit reports (or a further cooldown passes). It is
+// AdmitAt(time.Now()).
+func (b *Breaker) Admit() (Permit, bool) { return b.AdmitAt(time.Now()) }
+
+// AdmitAt is Admit at the time now.
+func (b *Breaker) AdmitAt(now time.Time) (Permit, bool) {
 	b.mu.Lock()
-	ok := b.allowLocked(b.now())
+	ok := b.allowLocked(now)
 	p := Permit{b: b, gen: b.gen}
 	if !ok {
 		b.stats.Rejected++
@@ -247,8 +248,11 @@ func (b *Breaker) Admit() (Permit, bool) {
 }
 
 // Allow is Admit without the Permit, for callers that report with Record.
-func (b *Breaker) Allow() bool {
-	_, ok := b.Admit()
+func (b *Breaker) Allow() bool { return b.AllowAt(time.Now()) }
+
+// AllowAt is Allow at the time now.
+func (b *Breaker) AllowAt(now time.Time) bool {
+	_, ok := b.AdmitAt(now)
 	return ok
 }
 
@@ -280,10 +284,14 @@ func (b *Breaker) allowLocked(now time.Time) bool {
 // Record reports the outcome of an attempt into the current generation: a
 // failure, a success or an excluded outcome as BreakerConfig classifies it.
 // It cannot tell an attempt admitted before the last state change from the
-// current probe; prefer Admit and Permit.Done.
-func (b *Breaker) Record(err error) {
+// current probe; prefer Admit and Permit.Done. It is
+// RecordAt(time.Now(), err).
+func (b *Breaker) Record(err error) { b.RecordAt(time.Now(), err) }
+
+// RecordAt is Record at the time now.
+func (b *Breaker) RecordAt(now time.Time, err error) {
 	b.mu.Lock()
-	b.recordLocked(b.now(), err)
+	b.recordLocked(now, err)
 	b.unlockAndNotify()
 }
 
@@ -300,10 +308,10 @@ func (p Permit) release() {
 	p.b.mu.Unlock()
 }
 
-func (b *Breaker) done(gen uint64, err error) {
+func (b *Breaker) done(now time.Time, gen uint64, err error) {
 	b.mu.Lock()
 	if gen == b.gen {
-		b.recordLocked(b.now(), err)
+		b.recordLocked(now, err)
 	}
 	b.unlockAndNotify()
 }
@@ -398,10 +406,13 @@ func (b *Breaker) unlockAndNotify() {
 }
 
 // Open opens the breaker now, whatever its state: it refuses attempts for a
-// Cooldown and then probes as usual.
-func (b *Breaker) Open() {
+// Cooldown and then probes as usual. It is OpenAt(time.Now()).
+func (b *Breaker) Open() { b.OpenAt(time.Now()) }
+
+// OpenAt is Open at the time now: the cooldown runs from now.
+func (b *Breaker) OpenAt(now time.Time) {
 	b.mu.Lock()
-	b.openLocked(b.now())
+	b.openLocked(now)
 	b.unlockAndNotify()
 }
 
@@ -474,9 +485,13 @@ func (b *Breaker) State() BreakerState {
 }
 
 // Counts returns the requests and failures in the sliding window now. The
-// window is emptied whenever the breaker opens or closes.
-func (b *Breaker) Counts() (requests, failures uint64) {
+// window is emptied whenever the breaker opens or closes. It is
+// CountsAt(time.Now()).
+func (b *Breaker) Counts() (requests, failures uint64) { return b.CountsAt(time.Now()) }
+
+// CountsAt is Counts at the time now.
+func (b *Breaker) CountsAt(now time.Time) (requests, failures uint64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.countLocked(b.now())
+	return b.countLocked(now)
 }

@@ -113,8 +113,10 @@
 // # Testing
 //
 // Everything that waits or draws a random number can be made deterministic:
-// Backoff.Rand takes the randomness; the …At methods of Budget and
-// RatioBudget and BreakerConfig.Now take the clock; the waits are plain
+// Backoff.Rand takes the randomness; the clock is injected one way, by the
+// …At twin of every method that reads it (Budget.AllowAt,
+// RatioBudget.RecordAt, Breaker.AdmitAt, Permit.DoneAt), as in
+// golang.org/x/time/rate; the waits are plain
 // timers that testing/synctest runs on fake time.
 //
 // # Further reading

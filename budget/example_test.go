@@ -276,19 +276,20 @@ func ExampleTransport() {
 }
 
 func ExampleBreaker() {
+	// The …At methods take the time: here a clock the example moves.
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	br := budget.NewBreaker(budget.BreakerConfig{
-		Now: func() time.Time { return now }, // a fake clock
-	})
+	br := budget.NewBreaker(budget.BreakerConfig{Name: "ledger"})
 	for i := 0; i < 20; i++ { // 20 of 20 requests fail within 10s
-		br.Record(errUnavailable)
+		br.RecordAt(now, errUnavailable)
 	}
-	fmt.Println(br.State(), br.Allow())
+	fmt.Println(br.State(), br.AllowAt(now))
 
 	now = now.Add(5 * time.Second) // the cooldown passes
-	fmt.Println(br.Allow(), br.State(), br.Allow())
+	probe, ok := br.AdmitAt(now)
+	_, again := br.AdmitAt(now)
+	fmt.Println(ok, br.State(), again)
 
-	br.Record(nil) // the probe succeeded
+	probe.DoneAt(now, nil) // the probe succeeded
 	fmt.Println(br.State())
 
 	err := budget.Do(context.Background(), func(context.Context) error { return nil }, budget.WithBreaker(br))

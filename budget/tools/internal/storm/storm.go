@@ -4,11 +4,11 @@
 // the clients' retry policy decides whether the service is back a moment
 // after the stall or stays down.
 //
-// The clients are driven by the real budget.Budget, budget.Backoff (its Rand
-// drawn from the run's seeded source) and budget.Breaker (its clock the
-// virtual clock), in the order budget.Do uses them; a shedding server is the
-// real admission core of shed.Guard. Nothing in the model
-// depends on the policy's name.
+// The clients are driven by the real budget.Budget and budget.Breaker (on
+// the virtual clock, through their …At methods) and budget.Backoff (its
+// Rand drawn from the run's seeded source), in the order budget.Do uses
+// them; a shedding server is the real admission core of shed.Guard. Nothing
+// in the model depends on the policy's name.
 //
 // # The model
 //
@@ -445,7 +445,6 @@ func newSim(cfg Config, p Policy) *sim {
 	if p.Attempts > 0 {
 		s.attempts = p.Attempts
 	}
-	clock := func() time.Time { return epoch.Add(s.now) }
 	if p.Backoff != nil {
 		s.backoff = *p.Backoff
 		s.backoff.Rand = s.cliRNG.Float64
@@ -466,7 +465,7 @@ func newSim(cfg Config, p Policy) *sim {
 			s.budgets[i] = shared
 		}
 		if p.Breaker {
-			s.breakers[i] = budget.NewBreaker(budget.BreakerConfig{Now: clock})
+			s.breakers[i] = budget.NewBreaker(budget.BreakerConfig{})
 		}
 	}
 	if p.Shedding {
@@ -597,7 +596,7 @@ func (s *sim) startCall() {
 func (s *sim) attempt(c *call) {
 	var permit budget.Permit
 	if br := s.breakers[c.pod]; br != nil {
-		p, ok := br.Admit()
+		p, ok := br.AdmitAt(s.t())
 		if !ok {
 			s.endCall(false)
 			return
@@ -633,7 +632,7 @@ func (s *sim) respond(r *request, err error, pushback time.Duration) {
 }
 
 func (s *sim) succeed(c *call) {
-	c.live.permit.Done(nil)
+	c.live.permit.DoneAt(s.t(), nil)
 	if b := s.budgets[c.pod]; b != nil {
 		b.RecordAt(s.t(), nil)
 	}
@@ -641,7 +640,7 @@ func (s *sim) succeed(c *call) {
 }
 
 func (s *sim) fail(c *call, err error) {
-	c.live.permit.Done(err)
+	c.live.permit.DoneAt(s.t(), err)
 	b := s.budgets[c.pod]
 	if b != nil {
 		b.RecordAt(s.t(), err)
