@@ -10,7 +10,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 log=${1:-}
-cmd=$(sed -n '/^Run the tests of both modules/,/^```$/{/^go test/p}' "$here/README.md")
+cmd=$(sed -n '/^Run the tests of the three modules/,/^```$/{/^go test/p}' "$here/README.md")
 [ -n "$cmd" ] || { echo "coldtest: no test command found in README.md" >&2; exit 2; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/coldtest.XXXXXX")

@@ -26,9 +26,32 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// clocked reads a Breaker through a fake clock: each method is the …At
+// twin at clk.Now().
+type clocked struct {
+	*Breaker
+	clk *fakeClock
+}
+
+func (c clocked) Allow() bool                { return c.AllowAt(c.clk.Now()) }
+func (c clocked) Record(err error)           { c.RecordAt(c.clk.Now(), err) }
+func (c clocked) Open()                      { c.OpenAt(c.clk.Now()) }
+func (c clocked) Counts() (req, fail uint64) { return c.CountsAt(c.clk.Now()) }
+func (c clocked) Admit() (clockedPermit, bool) {
+	p, ok := c.AdmitAt(c.clk.Now())
+	return clockedPermit{p, c.clk}, ok
+}
+
+type clockedPermit struct {
+	Permit
+	clk *fakeClock
+}
+
+func (p clockedPermit) Done(err error) { p.DoneAt(p.clk.Now(), err) }
+
 func TestBreakerNeedsMinRequests(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now})
+	b := clocked{NewBreaker(BreakerConfig{}), clk}
 	for i := 0; i < 19; i++ {
 		if !b.Allow() {
 			t.Fatalf("closed breaker refused attempt %d", i)
@@ -46,7 +69,7 @@ func TestBreakerNeedsMinRequests(t *testing.T) {
 
 func TestBreakerOpensAboveHalf(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now})
+	b := clocked{NewBreaker(BreakerConfig{}), clk}
 	for i := 0; i < 10; i++ {
 		b.Record(nil)
 		b.Record(errBoom)
@@ -68,7 +91,7 @@ func TestBreakerOpensAboveHalf(t *testing.T) {
 
 func TestBreakerWindowSlides(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now})
+	b := clocked{NewBreaker(BreakerConfig{}), clk}
 	for i := 0; i < 15; i++ {
 		b.Record(errBoom)
 	}
@@ -94,9 +117,9 @@ func TestBreakerWindowSlides(t *testing.T) {
 func TestBreakerCooldownAndSingleProbe(t *testing.T) {
 	clk := newFakeClock()
 	var changes []string
-	b := NewBreaker(BreakerConfig{Now: clk.Now, OnStateChange: func(from, to BreakerState) {
+	b := clocked{NewBreaker(BreakerConfig{OnStateChange: func(from, to BreakerState) {
 		changes = append(changes, from.String()+">"+to.String())
-	}})
+	}}), clk}
 	for i := 0; i < 20; i++ {
 		b.Record(errBoom)
 	}
@@ -141,7 +164,7 @@ func TestBreakerCooldownAndSingleProbe(t *testing.T) {
 
 func TestBreakerLostProbe(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now, Cooldown: time.Second})
+	b := clocked{NewBreaker(BreakerConfig{Cooldown: time.Second}), clk}
 	for i := 0; i < 20; i++ {
 		b.Record(errBoom)
 	}
@@ -161,7 +184,7 @@ func TestBreakerLostProbe(t *testing.T) {
 
 func TestBreakerIgnoresOutcomesWhileOpen(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now})
+	b := clocked{NewBreaker(BreakerConfig{}), clk}
 	for i := 0; i < 20; i++ {
 		b.Record(errBoom)
 	}
@@ -188,7 +211,7 @@ func TestBreakerPermanentIsSuccess(t *testing.T) {
 
 func TestBreakerCustomConfig(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now, FailureRatio: 0.2, MinRequests: 5, Window: time.Second, Cooldown: time.Millisecond})
+	b := clocked{NewBreaker(BreakerConfig{FailureRatio: 0.2, MinRequests: 5, Window: time.Second, Cooldown: time.Millisecond}), clk}
 	for i := 0; i < 4; i++ {
 		b.Record(nil)
 	}
@@ -221,7 +244,7 @@ func TestBreakerStateString(t *testing.T) {
 
 func TestBreakerConcurrent(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBreaker(BreakerConfig{Now: clk.Now, Cooldown: time.Millisecond})
+	b := clocked{NewBreaker(BreakerConfig{Cooldown: time.Millisecond}), clk}
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)

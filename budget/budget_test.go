@@ -6,12 +6,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var errBoom = errors.New("boom")
 
-func TestBudgetZeroValueDefaults(t *testing.T) {
-	var b Budget
+func TestGRPCBudgetDefaults(t *testing.T) {
+	b := GRPCBudget()
 	if got := b.Tokens(); got != 1000 {
 		t.Fatalf("Tokens() = %v, want 1000", got)
 	}
@@ -24,7 +25,7 @@ func TestBudgetZeroValueDefaults(t *testing.T) {
 }
 
 func TestBudgetThresholdIsStrictlyAboveHalf(t *testing.T) {
-	var b Budget
+	b := GRPCBudget()
 	for i := 0; i < 499; i++ {
 		b.RecordFailure()
 	}
@@ -148,7 +149,7 @@ func TestNewBudgetAcceptsValid(t *testing.T) {
 }
 
 func TestBudgetRecordAndStats(t *testing.T) {
-	var b Budget
+	b := GRPCBudget()
 	b.Record(nil)
 	b.Record(errBoom)
 	b.Record(Permanent(errBoom))
@@ -185,7 +186,7 @@ func TestBudgetRecordAndStats(t *testing.T) {
 // budget that is 30000 attempts; with one, retries stop after the bucket
 // falls to half, so the load stays near the demand.
 func TestBudgetBoundsAmplification(t *testing.T) {
-	var b Budget
+	b := GRPCBudget()
 	attempts := 0
 	for call := 0; call < 10000; call++ {
 		for a := 1; a <= 3; a++ {
@@ -209,7 +210,7 @@ func TestBudgetBoundsAmplification(t *testing.T) {
 // TestBudgetSteadyStateRatio checks the headline: with a partly failing
 // dependency, retries settle near tokenRatio (10%) of successes.
 func TestBudgetSteadyStateRatio(t *testing.T) {
-	var b Budget
+	b := GRPCBudget()
 	var successes, retries int
 	for call := 0; call < 200000; call++ {
 		// Every third first attempt fails; retries fail too. Deterministic.
@@ -275,7 +276,7 @@ func TestBudgetConcurrent(t *testing.T) {
 
 func TestBudgetHotPathDoesNotAllocate(t *testing.T) {
 	var b Budget
-	var l Limiter = &b
+	var l RetryBudget = &b
 	allocs := testing.AllocsPerRun(1000, func() {
 		b.Allow()
 		b.RecordSuccess()
@@ -290,40 +291,17 @@ func TestBudgetHotPathDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestDefaultBudgetIsDefaultSized(t *testing.T) {
-	if DefaultBudget == nil || DefaultBudget.MaxTokens() != 1000 || DefaultBudget.TokenRatio() != 0.1 {
-		t.Fatal("DefaultBudget is not a 1000-token, 0.1-ratio Budget")
+func TestDefaultBudgetIsAdaptive(t *testing.T) {
+	if DefaultBudget == nil || DefaultBudget.MaxTokens() != 0 || DefaultBudget.TokenRatio() != 0.1 {
+		t.Fatal("DefaultBudget is not an adaptive Budget of ratio 0.1")
 	}
-	var _ Limiter = (*Budget)(nil)
-	var _ Limiter = (*RatioBudget)(nil)
-	var _ Limiter = (*Breaker)(nil)
-}
-
-func TestBudgetSuccessCountWraps(t *testing.T) {
-	var b Budget
-	b.RecordFailure()
-	// Put the packed success count one short of wrapping.
-	b.state.Store(b.state.Load() | (1<<(64-spentBits)-1)<<spentBits)
-	b.RecordSuccess()
-	if got := b.wraps.Load(); got != 1 {
-		t.Fatalf("wraps = %d, want 1", got)
-	}
-	if got, want := b.Stats().Requests, uint64(1)<<(64-spentBits)+1; got != want {
-		t.Fatalf("Requests = %d, want %d", got, want)
-	}
-	if got := b.Tokens(); got != 999.1 {
-		t.Fatalf("Tokens() = %v, want 999.1: the wrap disturbed the bucket", got)
-	}
-	b.RecordSuccess()
-	if got, want := b.Stats().Requests, uint64(1)<<(64-spentBits)+2; got != want {
-		t.Fatalf("Requests = %d, want %d", got, want)
-	}
+	var _ RetryBudget = (*Budget)(nil)
+	var _ RetryBudget = (*RatioBudget)(nil)
+	// A *Breaker is not a RetryBudget (it has no Stats of that kind), so
+	// WithBudget(breaker) does not compile.
 }
 
 func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
-	if MaxBudgetTokens*milli > spentMask {
-		t.Fatalf("%d milli-tokens do not fit in %d bits", MaxBudgetTokens*milli, spentBits)
-	}
 	b, err := NewBudget(MaxBudgetTokens, MaxBudgetTokens)
 	if err != nil {
 		t.Fatal(err)
@@ -337,5 +315,123 @@ func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
 	b.RecordSuccess()
 	if b.Tokens() != MaxBudgetTokens || b.Stats().Requests != 2*MaxBudgetTokens+1 {
 		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
+	}
+}
+
+// The zero Budget bites at any request rate: within about a second of an
+// outage (every attempt failing) its retries fall to the floor of one a
+// second, whether the process sends 5 or 50 000 requests a second; while
+// healthy it allows about 10% of the successful first tries.
+func TestAdaptiveBudgetBitesAtAnyRate(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, rate := range []int{5, 17, 500, 50000} {
+		var b Budget
+		step := time.Second / time.Duration(rate)
+		now := t0
+		// 10 healthy seconds with 1% failures, each retried once if allowed.
+		healthyRetries, healthyFirsts := 0, 0
+		for i := 0; i < 10*rate; i++ {
+			now = now.Add(step)
+			healthyFirsts++
+			if i%100 == 99 {
+				b.RecordAt(now, errBoom)
+				if b.AllowAt(now) {
+					healthyRetries++
+					b.RecordAt(now, nil)
+				}
+				continue
+			}
+			b.RecordAt(now, nil)
+		}
+		if want := healthyFirsts / 100; rate >= 100 && healthyRetries != want {
+			t.Errorf("%d/s healthy: %d of %d failures retried, want all", rate, healthyRetries, want)
+		}
+		// The outage: every attempt fails, 3 attempts per call.
+		outage := now
+		retriesLate := 0
+		for i := 0; i < 5*rate; i++ {
+			now = now.Add(step)
+			b.RecordAt(now, errBoom)
+			for a := 2; a <= 3 && b.AllowAt(now); a++ {
+				if now.Sub(outage) >= 1100*time.Millisecond {
+					retriesLate++
+				}
+				b.RecordAt(now, errBoom)
+			}
+		}
+		// From 1.1 s in, only the floor: about one a second for 3.9 s.
+		if retriesLate > 4 {
+			t.Errorf("%d/s: %d retries from 1.1s to 5s into the outage, want at most 4 (the floor)", rate, retriesLate)
+		}
+	}
+}
+
+func TestAdaptiveBudgetEarnsOnFirstTriesOnly(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b, err := NewAdaptiveBudget(0.5, 0, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		b.RecordAt(now, nil) // 10 successful first tries earn 5
+	}
+	granted := 0
+	for b.AllowAt(now) {
+		granted++
+		b.RecordAt(now, nil) // the retry's success earns nothing
+	}
+	if granted != 5 {
+		t.Fatalf("%d retries granted for 10 first tries at 50%%, want 5", granted)
+	}
+	if got := b.TokensAt(now); got != 0 {
+		t.Fatalf("Tokens() = %v, want 0", got)
+	}
+	// A second later the window has slid past all of it.
+	for range 4 {
+		b.RecordAt(now.Add(time.Second), nil)
+	}
+	if got := b.TokensAt(now.Add(time.Second)); got != 2 {
+		t.Fatalf("Tokens() = %v a window later after 4 successes, want 2", got)
+	}
+}
+
+func TestNewAdaptiveBudgetRejectsInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		ratio, min float64
+		window     time.Duration
+	}{
+		{0, 1, time.Second}, {1.5, 1, time.Second}, {math.NaN(), 1, time.Second},
+		{0.1, -1, time.Second}, {0.1, math.Inf(1), time.Second},
+		{0.1, 1, time.Millisecond}, {0.1, 1, time.Hour},
+	} {
+		if _, err := NewAdaptiveBudget(tc.ratio, tc.min, tc.window); err == nil {
+			t.Errorf("NewAdaptiveBudget(%v, %v, %v) accepted", tc.ratio, tc.min, tc.window)
+		}
+	}
+}
+
+func TestAdaptiveBudgetConcurrent(t *testing.T) {
+	var b Budget
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 2000; i++ {
+				b.Record(nil)
+				if i%10 == 0 {
+					b.Record(errBoom)
+					b.Allow()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	s := b.Stats()
+	if s.Requests != 8*2200 || s.RetriesAllowed+s.RetriesDenied != 8*200 {
+		t.Fatalf("Stats() = %+v: lost counts", s)
+	}
+	if s.RetriesAllowed > 8*2000/10+10 {
+		t.Fatalf("Stats() = %+v: more retries than 10%% of successes plus the floor", s)
 	}
 }

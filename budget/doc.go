@@ -11,23 +11,44 @@
 //
 // # Retry budget
 //
-// A Budget is a token bucket shared by every call to one dependency, with
-// the semantics of gRPC retry throttling: it holds 1000 tokens (maxTokens),
-// each failed attempt takes 1, each successful attempt gives back 0.1
-// (tokenRatio), and a retry is allowed only while more than 500 tokens
-// (maxTokens/2) remain. In steady state retries are held to about 10% of
-// successes, so a blip adds roughly 10% of load, not 400%; when the
-// dependency is down, the bucket is down to half after 500 failures and
-// every caller fails fast until successes refill it. The zero Budget has
-// these numbers; NewBudget sizes another. It is lock-free and does not
-// allocate.
+// A Budget is shared by every call to one dependency and holds its retries
+// to a small share of that dependency's traffic. The zero Budget, which is
+// what Do, DoValue, Named and the Transport's per-host budgets are, sizes
+// itself from the traffic it sees: a retry is allowed while the retries
+// granted in the last second (DefaultBudgetWindow) are fewer than 10%
+// (DefaultRetryRatio) of the first tries that succeeded in it, plus one
+// retry every 5 s (DefaultMinRetryRate) that the traffic need not have
+// earned. Only first tries earn, as in Finagle. So it bites within about a
+// second at any rate: a process sending 17 requests a second (one of the
+// seed's 400 pods) may retry about once a second while healthy, one sending
+// 50 000 may retry 5 000 times; when the dependency stalls the successes
+// stop and a second later so do the retries, but for the one every 5 s. In
+// the seed's drill (400 pods, each with its own budget, a 2 s stall; the
+// retrystorm simulator of module budget/tools) the load on the dependency
+// peaks at 1.04× its demand and it is healthy 2.5 s after the stall, where
+// naive retries reach 4.50× and keep it down. NewAdaptiveBudget sets the
+// ratio, the window and the floor.
 //
-// RatioBudget is the Finagle and Linkerd flavour: retries may be at most a
-// share of the requests in a sliding window (20% over 10s by default) plus a
-// minimum of 10 retries per second so that quiet clients can still retry.
+// GRPCBudget keeps gRPC retry throttling (gRFC A6) available by name: a
+// token bucket of 1000 tokens (maxTokens); each failed attempt takes 1,
+// each success gives back 0.1 (tokenRatio), and a retry is allowed only
+// while more than 500 remain. Its burst is fixed, 500 failures per bucket:
+// right for one bucket shared by a fleet, or a process sending thousands of
+// requests a second, and far too large for a small pod, whose bucket never
+// drains in a 2 s stall (400 such pods latch like naive retries, at 4.70×).
+// NewBudget sizes another bucket. Either kind does not allocate.
 //
-// Both report Stats; RetryRatio (retries over all requests) is the signal to
-// watch: near 10% when healthy, a storm forming above about 20%.
+// RatioBudget is the Finagle and Linkerd flavour over a longer window:
+// retries may be at most a share of the first tries in a sliding window
+// (20% over 10s by default) plus a minimum of 10 retries per second.
+//
+// The budgets report Stats; RetryRatio (retries over all requests) is the
+// signal to watch: near 10% when healthy, a storm forming above about 20%,
+// and RetriesDenied counts the retries an exhausted budget refused.
+// StatsVar and Vars publish them through expvar, on /debug/vars, without
+// this package importing expvar. One process-wide DefaultBudget serves calls
+// that name no dependency; give each dependency its own (WithName,
+// WithBudget), so that one that fails cannot starve the retries of others.
 //
 // # Backoff with jitter
 //
@@ -42,40 +63,61 @@
 // # Attempts, deadlines and the typed error
 //
 // Do and DoValue run an operation up to 3 times (never more than 10),
-// consulting the budget (DefaultBudget unless another is given) before every
-// retry and recording every outcome in it. They wait with a timer raced
-// against the context, never begin a wait that would end after the
-// context's deadline, stop at once on an error marked Permanent, and honour
-// server pushback given by RetryAfter up to a clamp of 30s. When they give
-// up they return a single *Error that says why (attempts, budget, deadline,
-// cancellation, permanent error, open breaker) and wraps the last failure,
-// so errors.Is and errors.As still see it.
+// consulting the budget before every retry and recording every outcome in
+// it. They wait with a timer raced against the context, never begin a wait
+// that would end after the context's deadline, stop at once on an error
+// marked Permanent or one that RetryIf rejects, and honour server pushback
+// given by RetryAfter up to a clamp of 30s. An attempt ended by the
+// caller's own context is not the dependency's failure and is recorded
+// nowhere. WithAttemptTimeout bounds each attempt, OnRetry and OnGiveUp
+// observe the call. When they give up they return a single *Error that
+// says why (attempts, budget, deadline, cancellation, permanent error, open
+// breaker) and wraps the last failure, so errors.Is and errors.As still see
+// it.
 //
 // # Circuit breaker
 //
 // A Breaker per dependency takes retries to zero when the dependency is
 // dead rather than merely unhealthy: it opens when more than 50% of at
 // least 20 requests in a 10s window failed, refuses everything for 5s, then
-// lets a single probe through to decide whether to close. Pass it to Do
-// with WithBreaker.
+// lets a single probe through to decide whether to close. Admit returns a
+// Permit whose Done reports only into the state that admitted it, so a
+// straggler from before is never taken as the probe's outcome.
+// BreakerConfig classifies outcomes (IsSuccessful, IsExcluded) and names the
+// breaker; Open, Close and Reset set it by hand. Pass it to Do with
+// WithBreaker.
 //
 // # HTTP and idempotency
 //
 // Transport is an http.RoundTripper that applies all of this to HTTP, with
-// one budget per host. It retries only what is safe to send twice: the
-// idempotent methods of RFC 9110, and POST or PATCH only with an idempotency
-// key that stays the same on every attempt of one logical request.
-// NewIdempotencyKey mints such a key; mint it once per operation, before
-// any retry. Re-sent requests say which retry they are (X-Retry-Attempt) and
-// how long the caller will still wait (X-Request-Timeout-Ms), hints a server
-// can use to shed work nobody is waiting for.
+// one budget per host (BudgetFor). It retries only what is safe to send
+// twice: the idempotent methods of RFC 9110, and POST or PATCH only with an
+// idempotency key that stays the same on every attempt of one logical
+// request, and never an error no retry can fix (Unretryable). Classify sees
+// the request, the response and the error; OnRetry observes each retry and
+// PrepareRetry re-signs the request about to be re-sent. NewIdempotencyKey
+// mints a key; mint it once per operation, before any retry. Re-sent
+// requests say which retry they are (X-Retry-Attempt) and how long the
+// caller will still wait (X-Request-Timeout-Ms), hints a server can use to
+// shed work nobody is waiting for.
+//
+// # Server-side shedding
+//
+// Package shed (github.com/retrylint/retrylint/budget/shed) is the
+// server's half: Guard, an http.Handler middleware with bounded
+// concurrency, a short newest-first queue, first tries before retries (by
+// AttemptHeader), early drops of requests whose TimeoutHeader has passed,
+// and an immediate 503 with a jittered Retry-After for what it sheds.
+// GUARDRAILS.md compares the three guardrails with the simulator's numbers.
 //
 // # Testing
 //
 // Everything that waits or draws a random number can be made deterministic:
-// Backoff.Rand takes the randomness, BreakerConfig.Now and the …At methods
-// of RatioBudget take the clock, and the waits are plain timers that
-// testing/synctest runs on fake time.
+// Backoff.Rand takes the randomness; the clock is injected one way, by the
+// …At twin of every method that reads it (Budget.AllowAt,
+// RatioBudget.RecordAt, Breaker.AdmitAt, Permit.DoneAt), as in
+// golang.org/x/time/rate; the waits are plain
+// timers that testing/synctest runs on fake time.
 //
 // # Further reading
 //

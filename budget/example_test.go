@@ -27,7 +27,7 @@ func ExampleDo() {
 	calls := 0
 	err := budget.Do(ctx, func(ctx context.Context) error {
 		calls++
-		if calls < 3 {
+		if calls < 2 {
 			return errUnavailable // transient: retried with backoff
 		}
 		return nil
@@ -40,14 +40,13 @@ func ExampleDo() {
 	fmt.Println("calls:", calls, "err:", err)
 	// Output:
 	// attempt 1 failed: ledger unavailable
-	// attempt 2 failed: ledger unavailable
-	// calls: 3 err: <nil>
+	// calls: 2 err: <nil>
 }
 
 func ExampleDo_giveUp() {
 	err := budget.Do(context.Background(), func(context.Context) error {
 		return errUnavailable
-	}, budget.WithBudget(new(budget.Budget)), budget.WithBackoff(budget.Backoff{Base: time.Millisecond}))
+	}, budget.WithBudget(budget.GRPCBudget()), budget.WithBackoff(budget.Backoff{Base: time.Millisecond}))
 
 	var e *budget.Error
 	if errors.As(err, &e) {
@@ -103,7 +102,35 @@ func ExampleDoValue() {
 }
 
 func ExampleBudget() {
-	var b budget.Budget // maxTokens 1000, tokenRatio 0.1, full
+	var b budget.Budget // adaptive: 10% of the last second's successful first tries, plus one per 5 s
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+	// A healthy second: 100 first tries succeed, so 10 retries are earned.
+	for i := 0; i < 100; i++ {
+		b.RecordAt(t0.Add(time.Duration(i)*10*time.Millisecond), nil)
+	}
+	now := t0.Add(999 * time.Millisecond)
+	granted := 0
+	for b.AllowAt(now) {
+		granted++
+	}
+	fmt.Println("healthy second, retries granted:", granted) // 10 earned + 1 floor
+
+	// The dependency stalls: nothing succeeds, and a second later the
+	// budget is down to the floor of one retry every 5 s.
+	later := now.Add(1100 * time.Millisecond)
+	fmt.Println("a second into the outage:", b.AllowAt(later))
+	fmt.Println("5 s after the last floor retry:", b.AllowAt(now.Add(5*time.Second)))
+	fmt.Println(b.Stats())
+	// Output:
+	// healthy second, retries granted: 11
+	// a second into the outage: false
+	// 5 s after the last floor retry: true
+	// requests=100 failures=0 retries_allowed=12 retries_denied=2 retry_ratio=0.120
+}
+
+func ExampleGRPCBudget() {
+	b := budget.GRPCBudget() // maxTokens 1000, tokenRatio 0.1, full
 
 	// The dependency goes down: every attempt fails.
 	for i := 0; i < 500; i++ {
@@ -249,19 +276,20 @@ func ExampleTransport() {
 }
 
 func ExampleBreaker() {
+	// The …At methods take the time: here a clock the example moves.
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	br := budget.NewBreaker(budget.BreakerConfig{
-		Now: func() time.Time { return now }, // a fake clock
-	})
+	br := budget.NewBreaker(budget.BreakerConfig{Name: "ledger"})
 	for i := 0; i < 20; i++ { // 20 of 20 requests fail within 10s
-		br.Record(errUnavailable)
+		br.RecordAt(now, errUnavailable)
 	}
-	fmt.Println(br.State(), br.Allow())
+	fmt.Println(br.State(), br.AllowAt(now))
 
 	now = now.Add(5 * time.Second) // the cooldown passes
-	fmt.Println(br.Allow(), br.State(), br.Allow())
+	probe, ok := br.AdmitAt(now)
+	_, again := br.AdmitAt(now)
+	fmt.Println(ok, br.State(), again)
 
-	br.Record(nil) // the probe succeeded
+	probe.DoneAt(now, nil) // the probe succeeded
 	fmt.Println(br.State())
 
 	err := budget.Do(context.Background(), func(context.Context) error { return nil }, budget.WithBreaker(br))

@@ -18,12 +18,22 @@ const (
 	DefaultRatioWindow = 10 * time.Second
 )
 
+// Limits NewRatioBudget enforces. The window's are Finagle's (its ttl must
+// be in [1s, 60s]). Finagle lets percentCanRetry go to 1000 (100 000%);
+// here a share above 1, more retries than first tries, is refused, since
+// with at most MaxAttempts attempts such a budget never binds.
+const (
+	MinRatioWindow  = time.Second
+	MaxRatioWindow  = 60 * time.Second
+	MaxRetryPercent = 1.0
+)
+
 // ratioSlices is how many buckets a RatioBudget's window is cut into.
 const ratioSlices = 10
 
 type ratioSlice struct {
 	epoch     int64
-	requests  uint64
+	firsts    uint64 // outcomes recorded that were not a granted retry's
 	retries   uint64
 	populated bool
 }
@@ -34,9 +44,10 @@ type ratioSlice struct {
 // little traffic can still retry now and then.
 //
 // Precisely, Allow grants a retry when, counting the window that ends now
-// (kept in 10 slices), retries+1 <= percent·requests + minPerSecond·window.
-// Requests are the outcomes recorded with Record, retries included, so the
-// share bounds retries/total as the retry-amplification SLI measures it.
+// (kept in 10 slices), retries+1 <= percent·firsts + minPerSecond·window.
+// Only first tries earn retries, as in Finagle, so a 20% budget allows
+// retries up to 20% of first tries: Record counts an outcome as a first
+// try's unless a granted retry's outcome is still due.
 // Unlike Budget, Allow spends: each true return counts as a retry in the
 // window. Requests and retries leave the window when it slides past them.
 //
@@ -51,6 +62,7 @@ type RatioBudget struct {
 
 	mu       sync.Mutex
 	slices   [ratioSlices]ratioSlice
+	pending  uint64 // granted retries whose outcome is not recorded yet
 	requests uint64
 	failures uint64
 	allowed  uint64
@@ -63,7 +75,8 @@ type RatioBudget struct {
 //
 // It returns an error naming the parameter when percent or minPerSecond is
 // negative, NaN or infinite, when both are zero (no retry could ever be
-// allowed), or when window is zero or negative. It never clamps.
+// allowed), when percent exceeds MaxRetryPercent (1, that is 100%), or when
+// window is outside [1s, 60s] as in Finagle. It never clamps.
 func NewRatioBudget(percent, minPerSecond float64, window time.Duration) (*RatioBudget, error) {
 	for _, p := range []struct {
 		name string
@@ -79,8 +92,11 @@ func NewRatioBudget(percent, minPerSecond float64, window time.Duration) (*Ratio
 	if percent == 0 && minPerSecond == 0 {
 		return nil, fmt.Errorf("budget: invalid percent 0 with minPerSecond 0: no retry could ever be allowed")
 	}
-	if window <= 0 {
-		return nil, fmt.Errorf("budget: invalid window %v: must be positive", window)
+	if percent > MaxRetryPercent {
+		return nil, fmt.Errorf("budget: invalid percent %v: must not exceed %v (every first try retried once)", percent, MaxRetryPercent)
+	}
+	if window < MinRatioWindow || window > MaxRatioWindow {
+		return nil, fmt.Errorf("budget: invalid window %v: must be in [%v, %v]", window, MinRatioWindow, MaxRatioWindow)
 	}
 	return &RatioBudget{percent: percent, minPerSecond: minPerSecond, window: window, set: true}, nil
 }
@@ -102,15 +118,37 @@ func (r *RatioBudget) AllowAt(now time.Time) bool {
 	percent, minPerSecond, window := r.params()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	requests, retries := r.countLocked(now, window)
-	limit := percent*float64(requests) + minPerSecond*window.Seconds()
-	if float64(retries)+1 > limit {
+	if !r.grantLocked(now, percent, minPerSecond, window) {
 		r.denied++
 		return false
 	}
 	r.slice(now, window).retries++
+	r.pending++
 	r.allowed++
 	return true
+}
+
+// grantLocked reports whether one more retry fits in the window ending now.
+// Only first tries earn retries (Finagle deposits on requests, withdraws on
+// retries).
+func (r *RatioBudget) grantLocked(now time.Time, percent, minPerSecond float64, window time.Duration) bool {
+	firsts, retries := r.countLocked(now, window)
+	limit := percent*float64(firsts) + minPerSecond*window.Seconds()
+	return float64(retries)+1 <= limit
+}
+
+// peekRetry is Allow without counting or spending a grant; a denial is
+// counted.
+func (r *RatioBudget) peekRetry() bool {
+	percent, minPerSecond, window := r.params()
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.grantLocked(now, percent, minPerSecond, window) {
+		return true
+	}
+	r.denied++
+	return false
 }
 
 // Record reports the outcome of one attempt. It is RecordAt(time.Now(), err).
@@ -122,7 +160,16 @@ func (r *RatioBudget) RecordAt(now time.Time, err error) {
 	_, _, window := r.params()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.slice(now, window).requests++
+	// The outcome of a granted retry earns nothing: as many outcomes as
+	// retries were granted (and are still in the window) are taken for
+	// theirs, whatever order they arrive in.
+	_, inWindow := r.countLocked(now, window)
+	r.pending = min(r.pending, inWindow)
+	if r.pending > 0 {
+		r.pending--
+	} else {
+		r.slice(now, window).firsts++
+	}
 	r.requests++
 	if err != nil {
 		r.failures++
@@ -134,8 +181,6 @@ func (r *RatioBudget) RecordSuccess() { r.Record(nil) }
 
 // RecordFailure records a failed attempt.
 func (r *RatioBudget) RecordFailure() { r.Record(errFailure) }
-
-var errFailure = fmt.Errorf("budget: failure")
 
 // Stats returns the counters since the RatioBudget was created (not just
 // the window), read together under the lock.
@@ -162,14 +207,14 @@ func (r *RatioBudget) slice(now time.Time, window time.Duration) *ratioSlice {
 	return s
 }
 
-func (r *RatioBudget) countLocked(now time.Time, window time.Duration) (requests, retries uint64) {
+func (r *RatioBudget) countLocked(now time.Time, window time.Duration) (firsts, retries uint64) {
 	e := ratioEpoch(now, window)
 	for i := range r.slices {
 		s := &r.slices[i]
 		if s.populated && s.epoch <= e && s.epoch > e-ratioSlices {
-			requests += s.requests
+			firsts += s.firsts
 			retries += s.retries
 		}
 	}
-	return requests, retries
+	return firsts, retries
 }

@@ -20,8 +20,9 @@ func TestRatioBudgetZeroValueReserve(t *testing.T) {
 	if r.AllowAt(now) {
 		t.Fatal("retry 101 allowed beyond the reserve")
 	}
-	// 50 requests earn 20% of 50 = 10 more.
-	for i := 0; i < 50; i++ {
+	// The 100 retries' outcomes earn nothing; 50 first tries earn 20% of
+	// 50 = 10 more.
+	for i := 0; i < 150; i++ {
 		r.RecordAt(now, nil)
 	}
 	for i := 0; i < 10; i++ {
@@ -36,7 +37,7 @@ func TestRatioBudgetZeroValueReserve(t *testing.T) {
 	if !r.AllowAt(now.Add(10 * time.Second)) {
 		t.Fatal("reserve not restored after the window")
 	}
-	want := Stats{Requests: 50, RetriesAllowed: 111, RetriesDenied: 2}
+	want := Stats{Requests: 150, RetriesAllowed: 111, RetriesDenied: 2}
 	if got := r.Stats(); got != want {
 		t.Fatalf("Stats() = %+v, want %+v", got, want)
 	}
@@ -151,7 +152,7 @@ func TestRatioBudgetRealClock(t *testing.T) {
 }
 
 func TestRatioBudgetConcurrent(t *testing.T) {
-	r, _ := NewRatioBudget(0.1, 0, time.Hour)
+	r, _ := NewRatioBudget(0.1, 0, time.Minute)
 	now := time.Unix(1_700_000_000, 0)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

@@ -30,7 +30,7 @@ type Reason int
 const (
 	// ReasonAttempts: every allowed attempt failed.
 	ReasonAttempts Reason = iota + 1
-	// ReasonBudget: the Limiter refused the retry (the retry budget is
+	// ReasonBudget: the budget refused the retry (the retry budget is
 	// exhausted).
 	ReasonBudget
 	// ReasonDeadline: the context's deadline passed, or the next wait would
@@ -194,13 +194,16 @@ type Option struct {
 }
 
 type config struct {
-	attempts      int
-	limiter       Limiter
-	backoff       Backoff
-	breaker       *Breaker
-	maxRetryAfter time.Duration
-	onRetry       func(attempt int, err error, delay time.Duration)
-	onGiveUp      func(err *Error)
+	attempts       int
+	attemptTimeout time.Duration
+	retryIf        func(error) bool
+	name           string
+	limiter        RetryBudget
+	backoff        Backoff
+	breaker        *Breaker
+	maxRetryAfter  time.Duration
+	onRetry        func(attempt int, err error, delay time.Duration)
+	onGiveUp       func(err *Error)
 }
 
 // WithAttempts sets the most attempts a call makes, the first included.
@@ -219,10 +222,29 @@ func WithAttempts(n int) Option {
 	}}
 }
 
-// WithBudget sets the Limiter consulted before every retry and told about
-// every attempt's outcome. Nil means DefaultBudget. Share one Limiter among
-// all calls to the same dependency; a Limiter per call limits nothing.
-func WithBudget(l Limiter) Option {
+// WithAttemptTimeout bounds each attempt: op receives a context that ends
+// after d (or with the caller's). An attempt that runs out of its own time
+// is a failure of the dependency and may be retried; one ended by the
+// caller's context is not recorded at all. Zero or negative means no bound
+// beyond the caller's context.
+func WithAttemptTimeout(d time.Duration) Option {
+	return Option{func(c *config) { c.attemptTimeout = d }}
+}
+
+// RetryIf sets the classifier of failures: an error for which f returns
+// false is not retried, and is recorded like an error marked Permanent (it
+// takes no token, and counts as an answer in the breaker). Errors marked
+// Permanent are never retried, whatever f says. Nil means retry every
+// error. f runs on the calling goroutine.
+func RetryIf(f func(error) bool) Option {
+	return Option{func(c *config) { c.retryIf = f }}
+}
+
+// WithBudget sets the budget consulted before every retry and told about
+// every attempt's outcome. Nil means Named(name) with WithName, else
+// DefaultBudget. Share one RetryBudget among all calls to the same
+// dependency; a budget per call limits nothing.
+func WithBudget(l RetryBudget) Option {
 	return Option{func(c *config) { c.limiter = l }}
 }
 
@@ -261,14 +283,14 @@ func OnGiveUp(f func(err *Error)) Option {
 
 // Do runs op until it succeeds, and retries it while all of these hold:
 // fewer than the attempt cap have run (3 by default, at most 10), the error
-// is not marked Permanent, the context is not done, the Limiter allows the
-// retry (DefaultBudget unless WithBudget is given), and the wait before it,
+// is not marked Permanent, the context is not done, the budget allows the
+// retry (WithBudget, else Named(name) with WithName, else DefaultBudget), and the wait before it,
 // the backoff delay or a longer RetryAfter pushback, ends before the
 // context's deadline. A wait that would end past the deadline is not
 // started. Waits are timers raced against ctx.Done().
 //
-// Every attempt's outcome is recorded into the Limiter, and into the Breaker
-// if one is set. The Limiter is consulted once before each retry, never
+// Every attempt's outcome is recorded into the budget, and into the Breaker
+// if one is set. The budget is consulted once before each retry, never
 // before the first attempt. With a Breaker, every attempt, the first
 // included, must be allowed by it.
 //
@@ -286,7 +308,11 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 		}
 	}
 	if c.limiter == nil {
-		c.limiter = DefaultBudget
+		if c.name != "" {
+			c.limiter = Named(c.name)
+		} else {
+			c.limiter = DefaultBudget
+		}
 	}
 	var seq *Sequence
 	var last error
@@ -314,17 +340,35 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 		if err := ctx.Err(); err != nil {
 			return giveUp(ctxReason(err), orCtx(err))
 		}
-		if c.breaker != nil && !c.breaker.Allow() {
-			if last != nil {
-				return giveUp(ReasonBreakerOpen, last)
+		var permit Permit
+		if c.breaker != nil {
+			p, ok := c.breaker.Admit()
+			if !ok {
+				if last != nil {
+					return giveUp(ReasonBreakerOpen, last)
+				}
+				return giveUp(ReasonBreakerOpen, ErrBreakerOpen)
 			}
-			return giveUp(ReasonBreakerOpen, ErrBreakerOpen)
+			permit = p
+		}
+		// A retry is counted when it is sent, not when it was planned:
+		// the breaker may have refused it since.
+		if attempts > 0 && !commitRetry(c.limiter) {
+			permit.release()
+			return giveUp(ReasonBudget, last)
 		}
 		attempts++
-		err := op(ctx)
-		if c.breaker != nil {
-			c.breaker.Record(err)
+		err := c.run(ctx, op)
+		if err != nil && ctx.Err() != nil {
+			// The caller's own context ended the attempt: that says
+			// nothing about the dependency, so nothing is recorded.
+			permit.release()
+			return giveUp(ctxReason(ctx.Err()), unmark(err))
 		}
+		if err != nil && c.retryIf != nil && !isPermanent(err) && !c.retryIf(unmark(err)) {
+			err = Permanent(err)
+		}
+		permit.Done(err)
 		c.limiter.Record(err)
 		if err == nil {
 			return nil
@@ -335,9 +379,6 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 		}
 		if attempts >= c.attempts {
 			return giveUp(ReasonAttempts, last)
-		}
-		if err := ctx.Err(); err != nil {
-			return giveUp(ctxReason(err), last)
 		}
 		if seq == nil {
 			seq = c.backoff.Start()
@@ -351,7 +392,7 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
 			return giveUp(ReasonDeadline, last)
 		}
-		if !c.limiter.Allow() {
+		if !peekRetry(c.limiter) {
 			return giveUp(ReasonBudget, last)
 		}
 		if c.onRetry != nil {
@@ -361,6 +402,39 @@ func Do(ctx context.Context, op func(context.Context) error, opts ...Option) err
 			return giveUp(ctxReason(err), last)
 		}
 	}
+}
+
+// run makes one attempt, under the per-attempt timeout if one is set.
+func (c *config) run(ctx context.Context, op func(context.Context) error) error {
+	if c.attemptTimeout <= 0 {
+		return op(ctx)
+	}
+	actx, cancel := context.WithTimeout(ctx, c.attemptTimeout)
+	defer cancel()
+	return op(actx)
+}
+
+// retryPeeker is implemented by the package's budgets, whose Allow counts
+// (and in a RatioBudget spends): peekRetry reports whether Allow would
+// grant a retry now without counting a grant, and counts a denial.
+type retryPeeker interface {
+	peekRetry() bool
+}
+
+// peekRetry asks l whether a retry may be planned; commitRetry counts it as
+// sent. For a budget of another kind Allow is asked once, when planning.
+func peekRetry(l RetryBudget) bool {
+	if p, ok := l.(retryPeeker); ok {
+		return p.peekRetry()
+	}
+	return l.Allow()
+}
+
+func commitRetry(l RetryBudget) bool {
+	if _, ok := l.(retryPeeker); ok {
+		return l.Allow()
+	}
+	return true
 }
 
 // DoValue is Do for an operation that returns a value: it returns the value

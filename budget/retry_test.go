@@ -50,14 +50,14 @@ func TestDoSucceedsFirstTime(t *testing.T) {
 
 func TestDoRetriesThenSucceeds(t *testing.T) {
 	op, calls := failing(2, errBoom)
-	var b Budget
+	b := GRPCBudget()
 	type retry struct {
 		attempt int
 		err     error
 		delay   time.Duration
 	}
 	var retries []retry
-	err := Do(context.Background(), op, WithBudget(&b),
+	err := Do(context.Background(), op, WithBudget(b),
 		WithBackoff(Backoff{Base: time.Millisecond, Rand: fixed(0.5)}),
 		OnRetry(func(a int, err error, d time.Duration) { retries = append(retries, retry{a, err, d}) }),
 		OnGiveUp(func(*Error) { t.Error("OnGiveUp called on success") }))
@@ -80,7 +80,7 @@ func TestDoRetriesThenSucceeds(t *testing.T) {
 func TestDoGivesUpAfterAttempts(t *testing.T) {
 	op, calls := failing(100, errBoom)
 	var gaveUp *Error
-	err := Do(context.Background(), op, WithBudget(new(Budget)), WithBackoff(quick),
+	err := Do(context.Background(), op, WithBudget(GRPCBudget()), WithBackoff(quick),
 		OnGiveUp(func(e *Error) { gaveUp = e }))
 	e := asError(t, err)
 	if e.Reason != ReasonAttempts || e.Attempts != 3 || e.Err != errBoom || *calls != 3 {
@@ -100,7 +100,7 @@ func TestDoGivesUpAfterAttempts(t *testing.T) {
 func TestDoAttemptLimits(t *testing.T) {
 	for _, tt := range []struct{ n, want int }{{-1, 3}, {0, 3}, {1, 1}, {2, 2}, {10, 10}, {11, 10}, {1000, 10}} {
 		op, calls := failing(100, errBoom)
-		err := Do(context.Background(), op, WithAttempts(tt.n), WithBudget(new(Budget)), WithBackoff(quick))
+		err := Do(context.Background(), op, WithAttempts(tt.n), WithBudget(GRPCBudget()), WithBackoff(quick))
 		if e := asError(t, err); e.Attempts != tt.want || *calls != tt.want {
 			t.Errorf("WithAttempts(%d): %d attempts, %d calls; want %d", tt.n, e.Attempts, *calls, tt.want)
 		}
@@ -114,11 +114,11 @@ func (e *codeError) Error() string { return fmt.Sprintf("code %d", e.code) }
 func TestDoPermanentStopsAtOnce(t *testing.T) {
 	inner := &codeError{400}
 	calls := 0
-	var b Budget
+	b := GRPCBudget()
 	err := Do(context.Background(), func(context.Context) error {
 		calls++
 		return fmt.Errorf("call: %w", Permanent(inner))
-	}, WithBudget(&b), WithBackoff(quick))
+	}, WithBudget(b), WithBackoff(quick))
 	e := asError(t, err)
 	if e.Reason != ReasonPermanent || calls != 1 || e.Attempts != 1 {
 		t.Fatalf("Do = %+v after %d calls, want ReasonPermanent after 1", e, calls)
@@ -132,7 +132,7 @@ func TestDoPermanentStopsAtOnce(t *testing.T) {
 	}
 
 	// A bare Permanent is unwrapped in Err.
-	err = Do(context.Background(), func(context.Context) error { return Permanent(inner) }, WithBudget(new(Budget)))
+	err = Do(context.Background(), func(context.Context) error { return Permanent(inner) }, WithBudget(GRPCBudget()))
 	if e := asError(t, err); e.Err != inner {
 		t.Fatalf("Err = %#v, want the unmarked error", e.Err)
 	}
@@ -180,7 +180,7 @@ func TestDoDoesNotStartAWaitPastTheDeadline(t *testing.T) {
 	defer cancel()
 	op, calls := failing(100, errBoom)
 	start := time.Now()
-	err := Do(ctx, op, WithBudget(new(Budget)),
+	err := Do(ctx, op, WithBudget(GRPCBudget()),
 		WithBackoff(Backoff{Base: 2 * time.Hour, Jitter: NoJitter, Cap: 3 * time.Hour}),
 		OnRetry(func(int, error, time.Duration) { t.Error("OnRetry called for a wait past the deadline") }))
 	if el := time.Since(start); el > time.Second {
@@ -217,7 +217,7 @@ func TestDoCanceledDuringWait(t *testing.T) {
 	defer cancel()
 	op, calls := failing(100, errBoom)
 	start := time.Now()
-	err := Do(ctx, op, WithBudget(new(Budget)),
+	err := Do(ctx, op, WithBudget(GRPCBudget()),
 		WithBackoff(Backoff{Base: time.Hour, Jitter: NoJitter, Cap: time.Hour}),
 		OnRetry(func(int, error, time.Duration) { time.AfterFunc(5*time.Millisecond, cancel) }))
 	if el := time.Since(start); el > 10*time.Second {
@@ -234,7 +234,7 @@ func TestDoCanceledDuringWait(t *testing.T) {
 
 func TestDoCanceledByOperation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	err := Do(ctx, func(context.Context) error { cancel(); return errBoom }, WithBudget(new(Budget)))
+	err := Do(ctx, func(context.Context) error { cancel(); return errBoom }, WithBudget(GRPCBudget()))
 	if e := asError(t, err); e.Reason != ReasonCanceled || e.Attempts != 1 || e.Err != errBoom {
 		t.Fatalf("Do = %+v, want ReasonCanceled after 1 with the failure", e)
 	}
@@ -256,7 +256,7 @@ func TestDoRetryAfter(t *testing.T) {
 	for _, tt := range tests {
 		ctx, cancel := context.WithCancel(context.Background())
 		var got time.Duration
-		opts := append([]Option{WithBudget(new(Budget)), WithBackoff(quick),
+		opts := append([]Option{WithBudget(GRPCBudget()), WithBackoff(quick),
 			OnRetry(func(_ int, _ error, d time.Duration) { got = d; cancel() })}, tt.opts...)
 		calls := 0
 		err := Do(ctx, func(context.Context) error {
@@ -277,26 +277,26 @@ func TestDoRetryAfterPastDeadlineGivesUp(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	err := Do(ctx, func(context.Context) error { return RetryAfter(errBoom, 2*time.Hour) },
-		WithBudget(new(Budget)), WithBackoff(quick), WithMaxRetryAfter(3*time.Hour))
+		WithBudget(GRPCBudget()), WithBackoff(quick), WithMaxRetryAfter(3*time.Hour))
 	if e := asError(t, err); e.Reason != ReasonDeadline || e.Err != errBoom {
 		t.Fatalf("Do = %+v, want ReasonDeadline wrapping the unmarked failure", e)
 	}
 }
 
 func TestDoBreaker(t *testing.T) {
-	now := time.Unix(1000, 0)
-	br := NewBreaker(BreakerConfig{Now: func() time.Time { return now }})
+	const cooldown = 20 * time.Millisecond
+	br := NewBreaker(BreakerConfig{Cooldown: cooldown})
 	// 20 failures open the breaker.
 	for i := 0; i < 20; i++ {
 		_ = Do(context.Background(), func(context.Context) error { return errBoom },
-			WithBreaker(br), WithAttempts(1), WithBudget(new(Budget)))
+			WithBreaker(br), WithAttempts(1), WithBudget(GRPCBudget()))
 	}
 	if br.State() != BreakerOpen {
 		t.Fatalf("breaker %v after 20 failures, want open", br.State())
 	}
 	calls := 0
 	err := Do(context.Background(), func(context.Context) error { calls++; return nil },
-		WithBreaker(br), WithBudget(new(Budget)))
+		WithBreaker(br), WithBudget(GRPCBudget()))
 	e := asError(t, err)
 	if e.Reason != ReasonBreakerOpen || e.Attempts != 0 || calls != 0 || e.Err != ErrBreakerOpen {
 		t.Fatalf("Do = %+v, want ReasonBreakerOpen without an attempt", e)
@@ -305,9 +305,9 @@ func TestDoBreaker(t *testing.T) {
 		t.Fatal("errors.Is(err, ErrBreakerOpen) = false")
 	}
 	// After the cooldown one probe goes through and closes it.
-	now = now.Add(DefaultBreakerCooldown)
+	time.Sleep(cooldown)
 	if err := Do(context.Background(), func(context.Context) error { calls++; return nil },
-		WithBreaker(br), WithBudget(new(Budget))); err != nil || calls != 1 {
+		WithBreaker(br), WithBudget(GRPCBudget())); err != nil || calls != 1 {
 		t.Fatalf("probe: Do = %v after %d calls", err, calls)
 	}
 	if br.State() != BreakerClosed {
@@ -316,10 +316,9 @@ func TestDoBreaker(t *testing.T) {
 }
 
 func TestDoBreakerOpensMidCall(t *testing.T) {
-	now := time.Unix(1000, 0)
-	br := NewBreaker(BreakerConfig{Now: func() time.Time { return now }, MinRequests: 2})
+	br := NewBreaker(BreakerConfig{MinRequests: 2})
 	err := Do(context.Background(), func(context.Context) error { return errBoom },
-		WithBreaker(br), WithBudget(new(Budget)), WithBackoff(quick), WithAttempts(5))
+		WithBreaker(br), WithBudget(GRPCBudget()), WithBackoff(quick), WithAttempts(5))
 	if e := asError(t, err); e.Reason != ReasonBreakerOpen || e.Attempts != 2 || e.Err != errBoom {
 		t.Fatalf("Do = %+v, want ReasonBreakerOpen after 2 wrapping the failure", e)
 	}
@@ -333,12 +332,12 @@ func TestDoValue(t *testing.T) {
 			return "partial", errBoom
 		}
 		return "ok", nil
-	}, WithBudget(new(Budget)), WithBackoff(quick))
+	}, WithBudget(GRPCBudget()), WithBackoff(quick))
 	if err != nil || v != "ok" || calls != 2 {
 		t.Fatalf("DoValue = %q, %v after %d calls", v, err, calls)
 	}
 	v, err = DoValue(context.Background(), func(context.Context) (string, error) { return "partial", errBoom },
-		WithBudget(new(Budget)), WithBackoff(quick))
+		WithBudget(GRPCBudget()), WithBackoff(quick))
 	if v != "" || asError(t, err).Reason != ReasonAttempts {
 		t.Fatalf("DoValue = %q, %v; want the zero value and ReasonAttempts", v, err)
 	}

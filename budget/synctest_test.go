@@ -25,7 +25,7 @@ func TestSyncDoWaitsTheBackoff(t *testing.T) {
 		err := Do(context.Background(), func(context.Context) error {
 			at = append(at, time.Since(start))
 			return errBoom
-		}, WithBudget(new(Budget)), WithAttempts(4), WithBackoff(Backoff{Jitter: NoJitter}))
+		}, WithBudget(GRPCBudget()), WithAttempts(4), WithBackoff(Backoff{Jitter: NoJitter}))
 		if e := asError(t, err); e.Reason != ReasonAttempts || e.Attempts != 4 {
 			t.Fatalf("Do = %v", err)
 		}
@@ -46,7 +46,7 @@ func TestSyncDoFullJitter(t *testing.T) {
 		err := Do(context.Background(), func(ctx context.Context) error {
 			at = append(at, time.Since(start))
 			return op(ctx)
-		}, WithBudget(new(Budget)), WithBackoff(Backoff{Rand: fixed(0.5)}))
+		}, WithBudget(GRPCBudget()), WithBackoff(Backoff{Rand: fixed(0.5)}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestSyncDoStopsBeforeTheDeadline(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		err := Do(ctx, func(context.Context) error { return errBoom },
-			WithBudget(new(Budget)), WithAttempts(5), WithBackoff(Backoff{Jitter: NoJitter}))
+			WithBudget(GRPCBudget()), WithAttempts(5), WithBackoff(Backoff{Jitter: NoJitter}))
 		// Attempts at 0 and 100ms; the next wait (200ms) would end at 300ms,
 		// past the 250ms deadline, so Do gives up at 100ms without waiting.
 		if e := asError(t, err); e.Reason != ReasonDeadline || e.Attempts != 2 {
@@ -85,7 +85,7 @@ func TestSyncDoDeadlineDuringAttempt(t *testing.T) {
 		err := Do(ctx, func(ctx context.Context) error {
 			<-ctx.Done() // the dependency stalls past the deadline
 			return ctx.Err()
-		}, WithBudget(new(Budget)))
+		}, WithBudget(GRPCBudget()))
 		e := asError(t, err)
 		if e.Reason != ReasonDeadline || e.Attempts != 1 || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Do = %+v, want ReasonDeadline after 1", e)
@@ -139,7 +139,7 @@ func TestSyncTransportRetryAfter(t *testing.T) {
 			}
 			return status(200, "ok"), nil
 		}}
-		tr := &Transport{Base: rt, Backoff: quick}
+		tr := &Transport{Base: rt, Backoff: quick, Budget: GRPCBudget()}
 		resp, err := tr.RoundTrip(newRequest(t, context.Background(), "GET", "http://example.test/", ""))
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("RoundTrip = %v, %v", resp, err)

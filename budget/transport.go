@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"math"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/retrylint/retrylint/budget/internal/header"
 )
 
 // Header names used by Transport.
@@ -74,9 +78,9 @@ type Transport struct {
 	// Backoff is the delay policy between attempts; the zero value is full
 	// jitter with a 100ms base and a 10s cap.
 	Backoff Backoff
-	// Budget, if set, is the one Limiter shared by every host. Nil means a
-	// default *Budget per host (URL host and port), see LimiterFor.
-	Budget Limiter
+	// Budget, if set, is the one RetryBudget shared by every host. Nil means a
+	// default *Budget per host (URL host and port), see BudgetFor.
+	Budget RetryBudget
 	// MintKeys, if set, makes non-idempotent requests without a key
 	// retryable by minting one key per request with NewIdempotencyKey and
 	// sending it, the same on every attempt, in KeyHeader. Turn it on only
@@ -102,12 +106,28 @@ type Transport struct {
 	// RetryStatus reports whether a response status is a failure worth
 	// retrying. Nil means 429, 500, 502, 503 and 504.
 	RetryStatus func(code int) bool
+	// Classify, if set, decides the outcome of each attempt from the
+	// caller's request and the attempt's response or error; returning
+	// OutcomeDefault leaves the decision to the rules above. It is not
+	// asked about an attempt ended by the request's own context, which is
+	// never recorded. Whatever it says, a request that is not safe to
+	// resend is sent once.
+	Classify func(req *http.Request, resp *http.Response, err error) Outcome
+	// OnRetry, if set, is called before each wait with the caller's
+	// request, the number of the attempt that failed (from 1), its
+	// response or error, and the delay about to be waited. The response's
+	// body is drained and closed after OnRetry returns; do not keep it.
+	OnRetry func(req *http.Request, attempt int, resp *http.Response, err error, delay time.Duration)
+	// PrepareRetry, if set, is called on the copy of the request about to
+	// be re-sent, after the retry headers are set: re-sign it or refresh
+	// its credentials there. An error ends the round trip with that error.
+	PrepareRetry func(retry *http.Request) error
 
 	budgets sync.Map // host -> *Budget
 }
 
 // errStatus stands for a response with a retryable status when it is
-// recorded into a Limiter.
+// recorded into a budget.
 var errStatus = errors.New("budget: retryable HTTP status")
 
 func (t *Transport) base() http.RoundTripper {
@@ -134,16 +154,6 @@ func (t *Transport) keyHeader() string {
 	return t.KeyHeader
 }
 
-func headerName(override, def string) string {
-	switch override {
-	case "":
-		return def
-	case "-":
-		return ""
-	}
-	return override
-}
-
 func (t *Transport) retryStatus(code int) bool {
 	if t.RetryStatus != nil {
 		return t.RetryStatus(code)
@@ -156,10 +166,10 @@ func (t *Transport) retryStatus(code int) bool {
 	return false
 }
 
-// LimiterFor returns the Limiter that requests to host (as in URL.Host,
+// BudgetFor returns the budget that requests to host (as in URL.Host,
 // with the port if any) are recorded in: Budget if set, otherwise the host's
 // own *Budget, created on first use. It is safe for concurrent use.
-func (t *Transport) LimiterFor(host string) Limiter {
+func (t *Transport) BudgetFor(host string) RetryBudget {
 	if t.Budget != nil {
 		return t.Budget
 	}
@@ -169,6 +179,11 @@ func (t *Transport) LimiterFor(host string) Limiter {
 	b, _ := t.budgets.LoadOrStore(host, new(Budget))
 	return b.(*Budget)
 }
+
+// LimiterFor is the old name of BudgetFor.
+//
+// Deprecated: use BudgetFor.
+func (t *Transport) LimiterFor(host string) Limiter { return t.BudgetFor(host) }
 
 // IsIdempotent reports whether method is idempotent by RFC 9110 §9.2.2:
 // GET, HEAD, OPTIONS, TRACE, PUT or DELETE. The empty method means GET.
@@ -196,7 +211,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.base().RoundTrip(req)
 	}
 	ctx := req.Context()
-	lim := t.LimiterFor(req.URL.Host)
+	lim := t.BudgetFor(req.URL.Host)
 	base := t.base()
 
 	maxAttempts := t.attempts()
@@ -211,10 +226,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
 		maxAttempts = 1 // cannot rewind the body
 	}
-	attemptHeader := headerName(t.AttemptHeader, AttemptHeader)
-	timeoutHeader := headerName(t.TimeoutHeader, TimeoutHeader)
+	attemptHeader := header.Name(t.AttemptHeader, AttemptHeader)
+	timeoutHeader := header.Name(t.TimeoutHeader, TimeoutHeader)
 
 	var seq *Sequence
+	var lastResp *http.Response
+	var lastErr error
 	body := req.Body
 	for attempt := 1; ; attempt++ {
 		r := req.Clone(ctx)
@@ -237,11 +254,37 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.Header.Set(timeoutHeader, strconv.FormatInt(ms, 10))
 		}
 
+		if attempt > 1 && !commitRetry(lim) {
+			if r.Body != nil {
+				r.Body.Close()
+			}
+			return lastResp, lastErr
+		}
+		if attempt > 1 && t.PrepareRetry != nil {
+			if perr := t.PrepareRetry(r); perr != nil {
+				if r.Body != nil {
+					r.Body.Close()
+				}
+				return nil, perr
+			}
+		}
 		resp, err := base.RoundTrip(r)
-		failed := err != nil || t.retryStatus(resp.StatusCode)
-		if !failed {
+		if err != nil && ctx.Err() != nil {
+			// The caller's own context ended the attempt: not the
+			// dependency's failure, so nothing is recorded.
+			return resp, err
+		}
+		switch t.classify(req, resp, err) {
+		case OutcomeSuccess:
 			lim.Record(nil)
-			return resp, nil
+			return resp, err
+		case OutcomeFail:
+			if err != nil {
+				lim.Record(Permanent(err)) // counted, but drains nothing
+			} else {
+				lim.Record(Permanent(errStatus))
+			}
+			return resp, err
 		}
 		if err != nil {
 			lim.Record(err)
@@ -265,8 +308,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if hasDeadline && time.Until(dl) <= delay {
 			return resp, err
 		}
-		if !lim.Allow() {
+		if !peekRetry(lim) {
 			return resp, err
+		}
+		if t.OnRetry != nil {
+			t.OnRetry(req, attempt, resp, err, delay)
 		}
 		next := body
 		if req.GetBody != nil {
@@ -286,7 +332,70 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, serr
 		}
 		body = next
+		lastResp, lastErr = nil, err
+		if resp != nil {
+			lastErr = &budgetDeniedError{status: resp.StatusCode}
+		}
 	}
+}
+
+// Outcome is what an attempt of a Transport came to, as Transport.Classify
+// decides it.
+type Outcome int
+
+const (
+	// OutcomeDefault leaves the decision to the Transport's own rules.
+	OutcomeDefault Outcome = iota
+	// OutcomeSuccess: the dependency answered; return the response.
+	OutcomeSuccess
+	// OutcomeRetry: a failure worth retrying, if the budget allows.
+	OutcomeRetry
+	// OutcomeFail: a failure no retry can fix; return it at once. It is
+	// recorded like an error marked Permanent: counted, drains nothing.
+	OutcomeFail
+)
+
+// classify applies Classify, then the default rules.
+func (t *Transport) classify(req *http.Request, resp *http.Response, err error) Outcome {
+	if t.Classify != nil {
+		if o := t.Classify(req, resp, err); o != OutcomeDefault {
+			return o
+		}
+	}
+	switch {
+	case err != nil && Unretryable(err):
+		return OutcomeFail
+	case err != nil, t.retryStatus(resp.StatusCode):
+		return OutcomeRetry
+	}
+	return OutcomeSuccess
+}
+
+// budgetDeniedError is what RoundTrip returns when the budget, asked again
+// after the wait, refuses a retry whose failed response was already drained.
+type budgetDeniedError struct{ status int }
+
+func (e *budgetDeniedError) Error() string {
+	return "budget: retry budget exhausted after HTTP status " + strconv.Itoa(e.status)
+}
+
+// Unretryable reports whether err, from sending a request, is one that no
+// retry can fix: an unsupported URL scheme, or a TLS certificate the client
+// does not accept (unknown authority, wrong host name, expired or otherwise
+// invalid). Transport sends such a request once and takes no token for it.
+func Unretryable(err error) bool {
+	var ua x509.UnknownAuthorityError
+	var ci x509.CertificateInvalidError
+	var hn x509.HostnameError
+	var cv *tls.CertificateVerificationError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &ua), errors.As(err, &ci), errors.As(err, &hn), errors.As(err, &cv):
+		return true
+	}
+	// net/http reports an unknown scheme with an unexported error type.
+	return strings.Contains(err.Error(), "unsupported protocol scheme")
 }
 
 // discard drains up to MaxDrain bytes of resp's body and closes it.

@@ -170,8 +170,11 @@ func isErrorType(t types.Type) bool {
 // budgetFuncs are calls that consult a retry budget, limiter or breaker.
 var budgetFuncs = map[string]bool{
 	BudgetPath + ".Budget.Allow": true, BudgetPath + ".RatioBudget.Allow": true,
-	BudgetPath + ".(interface).Allow": true, BudgetPath + ".Limiter.Allow": true,
-	BudgetPath + ".Breaker.Allow":          true,
+	BudgetPath + ".(interface).Allow": true, BudgetPath + ".RetryBudget.Allow": true,
+	BudgetPath + ".Limiter.Allow": true, // RetryBudget before it was renamed
+	BudgetPath + ".Breaker.Allow": true, BudgetPath + ".Breaker.Admit": true,
+	BudgetPath + ".Budget.AllowAt": true, BudgetPath + ".RatioBudget.AllowAt": true,
+	BudgetPath + ".Breaker.AllowAt": true, BudgetPath + ".Breaker.AdmitAt": true,
 	"golang.org/x/time/rate.Limiter.Allow": true, "golang.org/x/time/rate.Limiter.AllowN": true,
 	"golang.org/x/time/rate.Limiter.Wait": true, "golang.org/x/time/rate.Limiter.WaitN": true,
 	"golang.org/x/time/rate.Limiter.Reserve": true, "golang.org/x/time/rate.Limiter.ReserveN": true,

@@ -9,7 +9,7 @@ import (
 )
 
 // mutexThrottle is a retry throttle the way grpc-go writes it: float64
-// tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.Budget.
+// tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.GRPCBudget.
 // It exists only as a baseline for these benchmarks.
 type mutexThrottle struct {
 	mu     sync.Mutex
@@ -86,22 +86,33 @@ func runBoth(b *testing.B, op func(i int)) {
 	})
 }
 
+// budgets are the two kinds of budget.Budget.
+var budgets = []struct {
+	name string
+	new  func() *budget.Budget
+}{
+	{"budget.GRPCBudget", budget.GRPCBudget},
+	{"budget.Budget", func() *budget.Budget { return new(budget.Budget) }}, // the adaptive zero value
+}
+
 // BenchmarkRecordAllow is the record/allow path of a retry budget: every
 // attempt's outcome is recorded, and every failure asks whether to retry.
 func BenchmarkRecordAllow(b *testing.B) {
 	for _, w := range workloads {
 		failed := w.failed
-		b.Run(w.name+"/budget.Budget", func(b *testing.B) {
-			var bu budget.Budget
-			runBoth(b, func(i int) {
-				if failed(i) {
-					bu.RecordFailure()
-					bu.Allow()
-					return
-				}
-				bu.RecordSuccess()
+		for _, k := range budgets {
+			b.Run(w.name+"/"+k.name, func(b *testing.B) {
+				bu := k.new()
+				runBoth(b, func(i int) {
+					if failed(i) {
+						bu.RecordFailure()
+						bu.Allow()
+						return
+					}
+					bu.RecordSuccess()
+				})
 			})
-		})
+		}
 		b.Run(w.name+"/mutex-grpc", func(b *testing.B) {
 			t := newMutexThrottle(1000, 0.1)
 			runBoth(b, func(i int) {
@@ -117,8 +128,12 @@ func BenchmarkRecordAllow(b *testing.B) {
 
 // BenchmarkAllow is the admission decision alone.
 func BenchmarkAllow(b *testing.B) {
+	b.Run("budget.GRPCBudget", func(b *testing.B) {
+		bu := budget.GRPCBudget()
+		runBoth(b, func(int) { bu.Allow() })
+	})
 	b.Run("budget.Budget", func(b *testing.B) {
-		var bu budget.Budget
+		var bu budget.Budget // the adaptive zero value: no successes, so the floor decides
 		runBoth(b, func(int) { bu.Allow() })
 	})
 	b.Run("mutex-grpc", func(b *testing.B) {
@@ -135,9 +150,9 @@ func BenchmarkAllow(b *testing.B) {
 }
 
 // TestThrottlesAgree checks that the baseline follows the same rules as
-// budget.Budget, so the comparison is like for like.
+// budget.GRPCBudget, so the comparison is like for like.
 func TestThrottlesAgree(t *testing.T) {
-	var bu budget.Budget
+	bu := budget.GRPCBudget()
 	m := newMutexThrottle(1000, 0.1)
 	for i := 0; i < 20000; i++ {
 		var want, got bool

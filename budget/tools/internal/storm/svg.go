@@ -150,7 +150,7 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 	}
 	p(`<text x="%d" y="%d" fill="#444" font-size="12">Recovered: load ≤ %.1f× and ≥ %.0f%% of calls succeeding from then on. Shaded: the stall (%s–%s s).</text>`+"\n",
 		left, height-30, HealthyLoad, HealthySuccess*100, trimFloat(cfg.StallAt.Seconds()), trimFloat(cfg.StallEnd().Seconds()))
-	p(`<text x="%d" y="%d" fill="#444" font-size="12">Model: %d workers × %s mean service, plain server FIFO queue %d; budget %g tokens, ratio %g; shedding = budget.Admission (LIFO, %s max queue wait).</text>`+"\n",
+	p(`<text x="%d" y="%d" fill="#444" font-size="12">Model: %d workers × %s mean service, plain server FIFO queue %d; gRPC bucket %g tokens, ratio %g; shedding = shed.Guard's core (LIFO, %s max queue wait).</text>`+"\n",
 		left, height-12, cfg.Workers, fmtDur(cfg.ServiceTime), cfg.QueueLimit, cfg.MaxTokens, cfg.TokenRatio, fmtDur(cfg.GuardQueueWait))
 	p("</svg>\n")
 	return bw.Flush()

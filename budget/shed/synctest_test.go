@@ -1,6 +1,8 @@
 //go:build go1.25
 
-package budget
+//go:debug asynctimerchan=0
+
+package shed
 
 import (
 	"net/http"
@@ -9,18 +11,21 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/retrylint/retrylint/budget"
 )
 
 // In a synctest bubble the guard's waits run on fake time, so the bounds on
-// queueing are checked exactly. (synctest_test.go opts the test binary into
-// the timer channels synctest needs.)
+// queueing are checked exactly. (The module's go 1.22 line keeps the pre-1.23
+// timer channels, which testing/synctest does not support; the test
+// binary opts into the new ones.)
 
 func TestSyncGuardWaitsAreBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		var mu sync.Mutex
 		var ran []string
-		g := NewGuard(GuardConfig{MaxConcurrent: 1, MaxQueue: 8, MaxQueueWait: 300 * time.Millisecond, MinRetryRate: 100})
+		g := New(Config{MaxConcurrent: 1, MaxQueue: 8, MaxQueueWait: 300 * time.Millisecond, MinRetryRate: 100})
 		h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			ran = append(ran, r.URL.Path)
@@ -51,7 +56,7 @@ func TestSyncGuardWaitsAreBounded(t *testing.T) {
 		}
 		hold := serve("/hold", nil)
 		timedOut := serve("/queued", nil)
-		expired := serve("/expired", map[string]string{TimeoutHeader: "100"})
+		expired := serve("/expired", map[string]string{budget.TimeoutHeader: "100"})
 		for _, c := range []struct {
 			name  string
 			ch    <-chan answer
@@ -64,7 +69,7 @@ func TestSyncGuardWaitsAreBounded(t *testing.T) {
 		}
 		// Newest first try first, retries last.
 		older := serve("/older", nil)
-		retry := serve("/retry", map[string]string{AttemptHeader: "1"})
+		retry := serve("/retry", map[string]string{budget.AttemptHeader: "1"})
 		newer := serve("/newer", nil)
 		close(release)
 		for _, ch := range []<-chan answer{hold, older, retry, newer} {

@@ -100,7 +100,7 @@ func TestTableAndSVG(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"policy", "peak load", "naive", "budget", "latched", "retry budget + full jitter"} {
+	for _, want := range []string{"policy", "peak load", "naive", "budget", "latched", "adaptive budget + full jitter"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

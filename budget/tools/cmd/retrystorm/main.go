@@ -2,7 +2,7 @@
 // a deterministic simulation and compares retry policies: naive immediate
 // retries, exponential backoff without jitter, full jitter alone, a retry
 // budget with full jitter, budget + jitter + circuit breaker, and a
-// shedding server (budget.Guard's admission core) with naive or budgeted
+// shedding server (shed.Guard's admission core) with naive or budgeted
 // clients.
 //
 // Usage:
@@ -29,7 +29,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/retrylint/retrylint/budget/internal/storm"
+	"github.com/retrylint/retrylint/budget/tools/internal/storm"
 )
 
 func main() {
@@ -42,19 +42,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of every random draw (same seed, same output)")
 	fs.IntVar(&cfg.Clients, "clients", cfg.Clients, "number of callers")
-	fs.IntVar(&cfg.Pods, "pods", cfg.Pods, "processes the callers are spread over; each holds one budget and one breaker")
+	fs.IntVar(&cfg.Pods, "pods", cfg.Pods, "processes the callers are spread over, each with one budget and one breaker (0: one per caller, the seed's 400 pods)")
 	fs.Float64Var(&cfg.Load, "load", cfg.Load, "base demand as a fraction of the server's capacity")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "server workers (requests served in parallel)")
 	fs.DurationVar(&cfg.ServiceTime, "service", cfg.ServiceTime, "mean service time per request (exponential); capacity = workers/service")
 	fs.IntVar(&cfg.QueueLimit, "queue", cfg.QueueLimit, "plain server's FIFO queue length; arrivals beyond it are refused at once")
 	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "client per-attempt timeout")
-	fs.IntVar(&cfg.Attempts, "attempts", cfg.Attempts, "ceiling on attempts per call, for every policy")
+	fs.IntVar(&cfg.Attempts, "attempts", cfg.Attempts, "ceiling on attempts per call, for every policy (but no-retry); 1 makes every policy a no-retry baseline")
+	fs.Float64Var(&cfg.FailRate, "fail-rate", cfg.FailRate, "share of served requests that fail anyway (background transient errors)")
 	fs.DurationVar(&cfg.StallAt, "stall-at", cfg.StallAt, "when the server stalls")
 	fs.DurationVar(&cfg.StallFor, "stall", cfg.StallFor, "how long the server stalls")
 	fs.DurationVar(&cfg.Horizon, "horizon", cfg.Horizon, "simulated time")
 	fs.DurationVar(&cfg.Step, "step", cfg.Step, "resolution of the series (a divisor of 1s)")
-	fs.Float64Var(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "client budget: maxTokens (retries stop at half)")
-	fs.Float64Var(&cfg.TokenRatio, "token-ratio", cfg.TokenRatio, "client budget: tokens earned per success")
+	fs.Float64Var(&cfg.MaxTokens, "max-tokens", cfg.MaxTokens, "grpc-budget and grpc-shared: maxTokens (retries stop at half)")
+	fs.Float64Var(&cfg.TokenRatio, "token-ratio", cfg.TokenRatio, "grpc-budget and grpc-shared: tokens earned per success")
+	fs.Float64Var(&cfg.MinRetryRate, "min-retry-rate", cfg.MinRetryRate, "budget policies: unearned retries per second each pod's adaptive budget allows (its floor)")
 	fs.IntVar(&cfg.GuardQueue, "guard-queue", cfg.GuardQueue, "shedding server: queue length (0: as many as workers)")
 	fs.DurationVar(&cfg.GuardQueueWait, "guard-wait", cfg.GuardQueueWait, "shedding server: longest wait in its queue")
 	fs.Float64Var(&cfg.GuardRatio, "guard-ratio", cfg.GuardRatio, "shedding server: admitted retries / first tries")
@@ -117,8 +119,10 @@ totalling -load x capacity; the server (-workers in parallel, -service mean
 time each, a FIFO of -queue) makes no progress for -stall from -stall-at and
 keeps working on requests whose callers gave up. Attempts time out after
 -timeout and each policy retries them with the real budget.Budget, Backoff and
-Breaker (callers in one of -pods processes share one of each); the shedding
-server is budget.Guard's admission core. Same flags and seed, same output.
+Breaker (callers in one of -pods processes share one of each; by default
+every caller is a pod of its own); the shedding server is shed.Guard's
+admission core. -fail-rate adds background failures. Same flags and seed,
+same output.
 
 load      server arrivals over the trailing second / base demand
 goodput   successful calls from the stall's start to -horizon / base demand
@@ -170,7 +174,7 @@ func writeSVG(path string, cfg storm.Config, rs []storm.Result) error {
 
 func printTable(w io.Writer, cfg storm.Config, rs []storm.Result) {
 	fmt.Fprintf(w, "%d callers in %d process(es); base demand %.0f req/s = %.0f%% of %.0f req/s (%d workers, %v mean service); queue %d\n",
-		cfg.Clients, cfg.Pods, cfg.Demand(), cfg.Load*100, cfg.Capacity(), cfg.Workers, cfg.ServiceTime, cfg.QueueLimit)
+		cfg.Clients, cfg.PodCount(), cfg.Demand(), cfg.Load*100, cfg.Capacity(), cfg.Workers, cfg.ServiceTime, cfg.QueueLimit)
 	fmt.Fprintf(w, "timeout %v per attempt, at most %d attempts; stall %v at t=%v; horizon %v; seed %d\n",
 		cfg.Timeout, cfg.Attempts, cfg.StallFor, cfg.StallAt, cfg.Horizon, cfg.Seed)
 	fmt.Fprintf(w, "load = server arrivals over 1s / base demand; recovered = load <= %.1fx and >= %.0f%% of calls succeed from then on\n\n",

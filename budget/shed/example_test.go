@@ -1,4 +1,4 @@
-package budget_test
+package shed_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
+	"github.com/retrylint/retrylint/budget/shed"
 )
 
 // A Guard in front of a handler: it runs at most MaxConcurrent requests,
@@ -14,7 +15,7 @@ import (
 // Retry-After. A request whose caller's deadline has already passed never
 // reaches the handler.
 func ExampleGuard() {
-	g := budget.NewGuard(budget.GuardConfig{
+	g := shed.New(shed.Config{
 		MaxConcurrent: 8,
 		MaxQueue:      8,
 		MaxQueueWait:  200 * time.Millisecond, // below the callers' timeout

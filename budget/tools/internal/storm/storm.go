@@ -4,11 +4,11 @@
 // the clients' retry policy decides whether the service is back a moment
 // after the stall or stays down.
 //
-// The clients are driven by the real budget.Budget, budget.Backoff (its Rand
-// drawn from the run's seeded source) and budget.Breaker (its clock the
-// virtual clock), in the order budget.Do uses them; a shedding server is the
-// real budget.Admission, the core of budget.Guard. Nothing in the model
-// depends on the policy's name.
+// The clients are driven by the real budget.Budget and budget.Breaker (on
+// the virtual clock, through their …At methods) and budget.Backoff (its
+// Rand drawn from the run's seeded source), in the order budget.Do uses
+// them; a shedding server is the real admission core of shed.Guard. Nothing
+// in the model depends on the policy's name.
 //
 // # The model
 //
@@ -20,8 +20,8 @@
 // refuses arrivals when it is full, at once. It cannot tell whether the
 // caller is still waiting: it works on every request it dequeued, including
 // the ones whose caller timed out long ago. A shedding server has the same
-// workers behind budget.Admission instead: MaxConcurrent = Workers, and the
-// GuardConfig defaults for the rest unless set (a queue as long as Workers,
+// workers behind the Guard's admission core instead: MaxConcurrent =
+// Workers, and the shed.Config defaults for the rest unless set (a queue as long as Workers,
 // 500 ms longest queue wait, retries held to 20% of first tries). During the
 // stall (StallAt, for StallFor) no work progresses; requests keep arriving,
 // queueing and, behind the guard, timing out of its queue.
@@ -62,13 +62,14 @@ import (
 	"time"
 
 	"github.com/retrylint/retrylint/budget"
+	"github.com/retrylint/retrylint/budget/internal/admission"
 )
 
 // Config holds the model's parameters. DefaultConfig gives the scenario.
 type Config struct {
 	Seed    uint64
 	Clients int     // callers
-	Pods    int     // processes; the callers of one process share a Budget and a Breaker
+	Pods    int     // processes, 0 for one per caller; the callers of one process share a Budget and a Breaker
 	Load    float64 // base demand as a fraction of capacity
 
 	Workers     int           // server parallelism
@@ -76,30 +77,40 @@ type Config struct {
 	QueueLimit  int           // plain server's FIFO queue; arrivals beyond it are refused at once
 
 	Timeout  time.Duration // client per-attempt timeout
-	Attempts int           // ceiling on attempts per call (all policies)
+	Attempts int           // ceiling on attempts per call (all policies but no-retry)
+
+	// FailRate is the share of served requests that fail anyway (a
+	// background of transient errors, answered after the service time).
+	FailRate float64
 
 	StallAt  time.Duration // when the stall starts
 	StallFor time.Duration // how long the server makes no progress
 	Horizon  time.Duration // simulated time
 	Step     time.Duration // bin width of the series
 
-	MaxTokens, TokenRatio float64 // client budget (gRFC A6)
+	MaxTokens, TokenRatio float64 // the gRPC token-bucket variants (gRFC A6)
 
-	// Shedding server (budget.GuardConfig): MaxConcurrent is Workers.
+	// MinRetryRate is the floor of the adaptive budget of the library's
+	// policies: retries a second a pod may send that its traffic did not
+	// earn (budget.DefaultMinRetryRate, one every 5 s, by default).
+	MinRetryRate float64
+
+	// Shedding server (shed.Config): MaxConcurrent is Workers.
 	GuardQueue     int
 	GuardQueueWait time.Duration
 	GuardRatio     float64
 }
 
-// DefaultConfig returns the scenario of the seed: 400 callers, a service at
-// 70% of 10 000 req/s, 1 s client timeouts, 3 attempts per call, a 2 s stall
-// at t=10s (after a full 10 s breaker window of history), a 30 s horizon,
+// DefaultConfig returns the scenario of the seed: 400 pods, each one caller
+// with its own budget and breaker, a service at 70% of 10 000 req/s, 1 s
+// client timeouts, 3 attempts per call, a 2 s stall at t=10s (after a full
+// 10 s breaker window of history), a 30 s horizon, no background failures,
 // and the library's defaults everywhere else.
 func DefaultConfig() Config {
 	return Config{
 		Seed:        1,
 		Clients:     400,
-		Pods:        1,
+		Pods:        0, // one per caller
 		Load:        0.7,
 		Workers:     100,
 		ServiceTime: 10 * time.Millisecond,
@@ -113,14 +124,30 @@ func DefaultConfig() Config {
 		MaxTokens:   1000,
 		TokenRatio:  0.1,
 
-		GuardQueue:     0, // GuardConfig default: as many as Workers
-		GuardQueueWait: budget.DefaultGuardQueueWait,
-		GuardRatio:     budget.DefaultGuardRetryRatio,
+		MinRetryRate: budget.DefaultMinRetryRate,
+
+		GuardQueue:     0, // shed.Config default: as many as Workers
+		GuardQueueWait: admission.DefaultQueueWait,
+		GuardRatio:     admission.DefaultRetryRatio,
 	}
+}
+
+// adaptiveBudget returns a pod's budget for the DefaultBudget kind: the
+// zero budget.Budget but for the floor, MinRetryRate.
+func (c Config) adaptiveBudget() (*budget.Budget, error) {
+	return budget.NewAdaptiveBudget(budget.DefaultRetryRatio, c.MinRetryRate, budget.DefaultBudgetWindow)
 }
 
 // Capacity returns the server's capacity in requests per second.
 func (c Config) Capacity() float64 { return float64(c.Workers) / c.ServiceTime.Seconds() }
+
+// PodCount returns how many processes the callers are spread over.
+func (c Config) PodCount() int {
+	if c.Pods == 0 {
+		return c.Clients
+	}
+	return c.Pods
+}
 
 // Demand returns the base demand in calls per second.
 func (c Config) Demand() float64 { return c.Load * c.Capacity() }
@@ -142,14 +169,16 @@ func (c Config) Validate() error {
 	switch {
 	case c.Clients < 1 || c.Clients > 1_000_000:
 		return bad("clients", c.Clients, "in [1, 1000000]")
-	case c.Pods < 1 || c.Pods > c.Clients:
-		return bad("pods", c.Pods, "in [1, clients]")
+	case c.Pods < 0 || c.Pods > c.Clients:
+		return bad("pods", c.Pods, "in [0, clients] (0: one per caller)")
 	case !(c.Load > 0 && c.Load <= 3):
 		return bad("load", c.Load, "in (0, 3]")
 	case c.Workers < 1 || c.Workers > 100_000:
 		return bad("workers", c.Workers, "in [1, 100000]")
 	case c.QueueLimit < 0:
 		return bad("queue", c.QueueLimit, ">= 0")
+	case !(c.FailRate >= 0 && c.FailRate < 1):
+		return bad("fail-rate", c.FailRate, "in [0, 1)")
 	case c.Attempts < 1 || c.Attempts > budget.MaxAttempts:
 		return bad("attempts", c.Attempts, fmt.Sprintf("in [1, %d]", budget.MaxAttempts))
 	case c.StallAt < 0:
@@ -184,24 +213,47 @@ func (c Config) Validate() error {
 	if _, err := budget.NewBudget(c.MaxTokens, c.TokenRatio); err != nil {
 		return err
 	}
+	if _, err := c.adaptiveBudget(); err != nil {
+		return err
+	}
 	return nil
 }
+
+// BudgetKind is the client retry budget of a policy.
+type BudgetKind int
+
+const (
+	// NoBudget: callers retry up to the attempt cap.
+	NoBudget BudgetKind = iota
+	// DefaultBudget: each process has the library's zero budget.Budget,
+	// as budget.DefaultBudget, Do with WithName and the Transport's
+	// per-host budgets are.
+	DefaultBudget
+	// GRPCBudget: each process has a gRFC A6 token bucket of MaxTokens and
+	// TokenRatio (budget.NewBudget).
+	GRPCBudget
+	// SharedGRPCBudget: one gRFC A6 token bucket shared by every caller of
+	// the fleet, which no real fleet of processes has.
+	SharedGRPCBudget
+)
 
 // Policy is one combination of client retry policy and server behaviour.
 type Policy struct {
 	Name        string
 	Description string
+	// Attempts overrides Config.Attempts when positive.
+	Attempts int
 	// Backoff between attempts; nil retries at once.
 	Backoff *budget.Backoff
-	// Budget gives each process a token-bucket retry budget.
-	Budget bool
+	// Budget is the client retry budget.
+	Budget BudgetKind
 	// Breaker gives each process a circuit breaker (seed defaults).
 	Breaker bool
 	// Library: the clients use the budget library's Transport, so they mark
 	// retries (AttemptHeader), propagate their deadline (TimeoutHeader) and
 	// honour Retry-After. Naive clients do none of it.
 	Library bool
-	// Shedding runs the server behind budget.Admission (the Guard's core).
+	// Shedding runs the server behind the Guard's admission core.
 	Shedding bool
 }
 
@@ -210,13 +262,16 @@ func Policies() []Policy {
 	noJitter := &budget.Backoff{Jitter: budget.NoJitter}
 	full := &budget.Backoff{Jitter: budget.FullJitter}
 	return []Policy{
+		{Name: "no-retry", Description: "no retries (one attempt)", Attempts: 1},
 		{Name: "naive", Description: "immediate retries"},
 		{Name: "backoff", Description: "exponential backoff, no jitter", Backoff: noJitter},
 		{Name: "jitter", Description: "full-jitter backoff alone", Backoff: full},
-		{Name: "budget", Description: "retry budget + full jitter", Backoff: full, Budget: true, Library: true},
-		{Name: "budget+breaker", Description: "budget + full jitter + circuit breaker", Backoff: full, Budget: true, Breaker: true, Library: true},
+		{Name: "budget", Description: "library default: adaptive budget + full jitter", Backoff: full, Budget: DefaultBudget, Library: true},
+		{Name: "budget+breaker", Description: "adaptive budget + full jitter + breaker", Backoff: full, Budget: DefaultBudget, Breaker: true, Library: true},
+		{Name: "grpc-budget", Description: "1000-token gRPC bucket per pod + jitter", Backoff: full, Budget: GRPCBudget, Library: true},
+		{Name: "grpc-shared", Description: "one 1000-token bucket for the fleet + jitter", Backoff: full, Budget: SharedGRPCBudget, Library: true},
 		{Name: "shedding", Description: "shedding server, naive clients", Shedding: true},
-		{Name: "shedding+budget", Description: "shedding server, budget + jitter clients", Backoff: full, Budget: true, Library: true, Shedding: true},
+		{Name: "shedding+budget", Description: "shedding server, budget + jitter clients", Backoff: full, Budget: DefaultBudget, Library: true, Shedding: true},
 	}
 }
 
@@ -326,13 +381,15 @@ type request struct {
 	c      *call
 	sent   time.Duration
 	gone   bool // the caller stopped waiting (timeout) or got its answer
-	ticket *budget.Ticket
+	ticket *admission.Ticket
+	permit budget.Permit // the breaker's, if any
 }
 
 type sim struct {
-	cfg Config
-	p   Policy
-	now time.Duration
+	cfg      Config
+	p        Policy
+	attempts int
+	now      time.Duration
 
 	heap []event
 	seq  uint64
@@ -341,14 +398,14 @@ type sim struct {
 	timeouts []event
 	thead    int
 
-	arrRNG, svcRNG, cliRNG, srvRNG *rand.Rand
+	arrRNG, svcRNG, cliRNG, srvRNG, failRNG *rand.Rand
 
 	// plain server
 	busy int
 	fifo []*request
 	head int
 	// shedding server
-	adm *budget.Admission
+	adm *admission.Admission
 
 	budgets  []*budget.Budget
 	breakers []*budget.Breaker
@@ -365,6 +422,7 @@ type sim struct {
 var (
 	errTimeout = errors.New("timeout")
 	errShed    = errors.New("shed")
+	errFailed  = errors.New("transient failure")
 )
 
 func newSim(cfg Config, p Policy) *sim {
@@ -375,29 +433,43 @@ func newSim(cfg Config, p Policy) *sim {
 		svcRNG: rand.New(rand.NewPCG(cfg.Seed, 2)),
 		cliRNG: rand.New(rand.NewPCG(cfg.Seed, 3)),
 		srvRNG: rand.New(rand.NewPCG(cfg.Seed, 4)),
-		bins:   make([]Bin, int(cfg.Horizon/cfg.Step)),
+		// Its own stream, so a background failure rate changes nothing
+		// else that is drawn.
+		failRNG: rand.New(rand.NewPCG(cfg.Seed, 5)),
+		bins:    make([]Bin, int(cfg.Horizon/cfg.Step)),
 	}
 	for i := range s.bins {
 		s.bins[i].At = time.Duration(i) * cfg.Step
 	}
-	clock := func() time.Time { return epoch.Add(s.now) }
+	s.attempts = cfg.Attempts
+	if p.Attempts > 0 {
+		s.attempts = p.Attempts
+	}
 	if p.Backoff != nil {
 		s.backoff = *p.Backoff
 		s.backoff.Rand = s.cliRNG.Float64
 	}
-	s.budgets = make([]*budget.Budget, cfg.Pods)
-	s.breakers = make([]*budget.Breaker, cfg.Pods)
+	s.budgets = make([]*budget.Budget, cfg.PodCount())
+	s.breakers = make([]*budget.Breaker, cfg.PodCount())
+	var shared *budget.Budget
+	if p.Budget == SharedGRPCBudget {
+		shared, _ = budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
+	}
 	for i := range s.budgets {
-		if p.Budget {
-			b, _ := budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
-			s.budgets[i] = b
+		switch p.Budget {
+		case DefaultBudget:
+			s.budgets[i], _ = cfg.adaptiveBudget() // validated
+		case GRPCBudget:
+			s.budgets[i], _ = budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
+		case SharedGRPCBudget:
+			s.budgets[i] = shared
 		}
 		if p.Breaker {
-			s.breakers[i] = budget.NewBreaker(budget.BreakerConfig{Now: clock})
+			s.breakers[i] = budget.NewBreaker(budget.BreakerConfig{})
 		}
 	}
 	if p.Shedding {
-		s.adm = budget.NewAdmission(budget.GuardConfig{
+		s.adm = admission.New(admission.Config{
 			MaxConcurrent: cfg.Workers,
 			MaxQueue:      cfg.GuardQueue,
 			MaxQueueWait:  cfg.GuardQueueWait,
@@ -517,20 +589,25 @@ func (s *sim) interarrival() time.Duration {
 
 func (s *sim) startCall() {
 	s.calls++
-	c := &call{pod: s.arrRNG.IntN(s.cfg.Clients) % s.cfg.Pods}
+	c := &call{pod: s.arrRNG.IntN(s.cfg.Clients) % len(s.budgets)}
 	s.attempt(c)
 }
 
 func (s *sim) attempt(c *call) {
-	if br := s.breakers[c.pod]; br != nil && !br.Allow() {
-		s.endCall(false)
-		return
+	var permit budget.Permit
+	if br := s.breakers[c.pod]; br != nil {
+		p, ok := br.AdmitAt(s.t())
+		if !ok {
+			s.endCall(false)
+			return
+		}
+		permit = p
 	}
 	if c.attempts > 0 {
 		s.retries++
 	}
 	c.attempts++
-	r := &request{c: c, sent: s.now}
+	r := &request{c: c, sent: s.now, permit: permit}
 	c.live = r
 	c.pushback = 0
 	s.arrive(r)
@@ -555,24 +632,20 @@ func (s *sim) respond(r *request, err error, pushback time.Duration) {
 }
 
 func (s *sim) succeed(c *call) {
-	if br := s.breakers[c.pod]; br != nil {
-		br.Record(nil)
-	}
+	c.live.permit.DoneAt(s.t(), nil)
 	if b := s.budgets[c.pod]; b != nil {
-		b.Record(nil)
+		b.RecordAt(s.t(), nil)
 	}
 	s.endCall(true)
 }
 
 func (s *sim) fail(c *call, err error) {
-	if br := s.breakers[c.pod]; br != nil {
-		br.Record(err)
-	}
+	c.live.permit.DoneAt(s.t(), err)
 	b := s.budgets[c.pod]
 	if b != nil {
-		b.Record(err)
+		b.RecordAt(s.t(), err)
 	}
-	if c.attempts >= s.cfg.Attempts {
+	if c.attempts >= s.attempts {
 		s.endCall(false)
 		return
 	}
@@ -586,7 +659,7 @@ func (s *sim) fail(c *call, err error) {
 	if s.p.Library && c.pushback > delay {
 		delay = c.pushback
 	}
-	if b != nil && !b.Allow() {
+	if b != nil && !b.AllowAt(s.t()) {
 		s.endCall(false)
 		return
 	}
@@ -625,9 +698,9 @@ func (s *sim) arrive(r *request) {
 		// Act on r's own decision first: answering the evicted request may
 		// make its caller retry at once, and that arrival may move r.
 		switch st, _ := t.Status(); st {
-		case budget.TicketRunning:
+		case admission.Running:
 			s.start(r)
-		case budget.TicketQueued:
+		case admission.Queued:
 			s.push(s.adm.WaitLimit(t).Sub(epoch), evWaitLimit, nil, r)
 		default:
 			s.refuse(r)
@@ -691,7 +764,11 @@ func (s *sim) finish(r *request) {
 			b.Wasted++
 		}
 	}
-	s.respond(r, nil, 0)
+	var err error
+	if s.cfg.FailRate > 0 && s.failRNG.Float64() < s.cfg.FailRate {
+		err = errFailed
+	}
+	s.respond(r, err, 0)
 	if s.adm != nil {
 		next, dropped := s.adm.Done(s.t(), r.ticket)
 		for _, d := range dropped {
