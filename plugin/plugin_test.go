@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"flag"
+	"go/token"
 	"reflect"
 	"slices"
 	"strings"
@@ -241,5 +242,68 @@ func TestFlagsCovered(t *testing.T) {
 				t.Errorf("flag -%s.%s has no golangci-lint setting", a.Name, f.Name)
 			}
 		})
+	}
+}
+
+// TestFoldRelated checks that the analyzers golangci-lint runs report
+// their related positions inside the message, never as Related, which
+// golangci-lint would turn into issues of their own.
+func TestFoldRelated(t *testing.T) {
+	fset := token.NewFileSet()
+	a := fset.AddFile("/m/a.go", -1, 100)
+	a.SetLines([]int{0, 10, 20, 30})
+	b := fset.AddFile("/m/b.go", -1, 100)
+	b.SetLines([]int{0, 10})
+	var sawAnalyzer *analysis.Analyzer
+	inner := &analysis.Analyzer{
+		Name: "fake",
+		Doc:  "fake",
+		Run: func(pass *analysis.Pass) (any, error) {
+			sawAnalyzer = pass.Analyzer
+			pass.Report(analysis.Diagnostic{Pos: a.Pos(25), Message: "plain"})
+			pass.Report(analysis.Diagnostic{
+				Pos:     a.Pos(25),
+				Message: "fixed delay between attempts",
+				Related: []analysis.RelatedInformation{
+					{Pos: a.Pos(5), Message: "retry loop"},
+					{Pos: b.Pos(12), Message: "delay computed here"},
+				},
+			})
+			return nil, nil
+		},
+	}
+	w := foldRelated(inner)
+	if w == inner || w.Name != inner.Name || foldRelated(inner) != w {
+		t.Fatalf("foldRelated: want one wrapper named %s per analyzer", inner.Name)
+	}
+	var got []analysis.Diagnostic
+	pass := &analysis.Pass{Analyzer: w, Fset: fset, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
+	if _, err := w.Run(pass); err != nil {
+		t.Fatal(err)
+	}
+	if sawAnalyzer != inner {
+		t.Errorf("the wrapped Run saw pass.Analyzer %v, want the analyzer itself", sawAnalyzer)
+	}
+	want := []string{"plain", "fixed delay between attempts (line 1: retry loop; b.go:2: delay computed here)"}
+	var msgs []string
+	for _, d := range got {
+		msgs = append(msgs, d.Message)
+		if d.Related != nil {
+			t.Errorf("%q: Related still set: %v", d.Message, d.Related)
+		}
+	}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("messages:\n got %q\nwant %q", msgs, want)
+	}
+
+	// Every analyzer the plugins hand to golangci-lint is wrapped.
+	built, err := build(t, "retrylint", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range analyzers.All() {
+		if built[i] != foldRelated(a) {
+			t.Errorf("BuildAnalyzers()[%d] is not the wrapper of %s", i, a.Name)
+		}
 	}
 }
