@@ -343,6 +343,10 @@ func TestGolangciConfigErrors(t *testing.T) {
 		{"unknown-analyzer", map[string]string{"retrylint": "disable: [retrysleeep]"}, `"retrysleeep"`},
 		{"unknown-single-key", map[string]string{"retryjitter": "headers: [X-A]"}, `"headers"`},
 		{"configured-twice", map[string]string{"retrylint": "", "retrysleep": ""}, "retrysleep"},
+		{"malformed-budget-func", map[string]string{"retrybudget": "budget-funcs: [example.com/rl.Allow, garbage]"}, `entry "garbage"`},
+		{"malformed-nested-budget-func", map[string]string{"retrylint": "retrybudget:\n  budget-funcs: ['!!!']"}, `entry "!!!"`},
+		{"malformed-remote-pkg", map[string]string{"retrybudget": "remote-pkgs: [example.com/rpc/...]"}, `entry "example.com/rpc/..."`},
+		{"malformed-header", map[string]string{"retryidempotency": "headers: [Idempotency Key]"}, `entry "Idempotency Key"`},
 	} {
 		cfg := writeConfig(t, dir, c.name+".yml", c.linters)
 		r := lint(t, dir, "run", "-c", cfg, "./...")

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // build looks the plugin up the way golangci-lint does and constructs it
@@ -91,7 +92,7 @@ func TestSettingsSetFlags(t *testing.T) {
 		"disable": []any{"retrydeadline"},
 		"retrybudget": map[string]any{
 			"tests":        true,
-			"budget-funcs": []any{"example.com/rl.Allow", "example.com/rl.Limiter.Take"},
+			"budget-funcs": []any{"example.com/rl.Allow", "example.com/rl.(*Limiter).Take"},
 			"remote-pkgs":  []any{"example.com/client"},
 		},
 		"retryidempotency": map[string]any{"headers": []any{"X-Request-Token"}},
@@ -106,7 +107,7 @@ func TestSettingsSetFlags(t *testing.T) {
 	}
 	for _, c := range []struct{ analyzer, flag, want string }{
 		{"retrybudget", "tests", "true"},
-		{"retrybudget", "budget-funcs", "example.com/rl.Allow,example.com/rl.Limiter.Take"},
+		{"retrybudget", "budget-funcs", "example.com/rl.Allow,example.com/rl.(*Limiter).Take"},
 		{"retrybudget", "remote-pkgs", "example.com/client"},
 		{"retryidempotency", "headers", "X-Request-Token"},
 		{"retryidempotency", "tests", "false"},
@@ -116,6 +117,11 @@ func TestSettingsSetFlags(t *testing.T) {
 		if v := flagOf(t, c.analyzer, c.flag); v != c.want {
 			t.Errorf("-%s.%s = %q, want %q", c.analyzer, c.flag, v, c.want)
 		}
+	}
+
+	// The analysis names a method without its receiver's star.
+	if got, want := []string(retryloop.Opts.BudgetFuncs), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
+		t.Errorf("budget functions in force: %q, want %q", got, want)
 	}
 
 	// A second construction starts from the defaults again.
@@ -180,7 +186,13 @@ func TestErrors(t *testing.T) {
 		{"retrylint", map[string]any{"retryjitter": true}, []string{"retryjitter", "mapping"}},
 		{"retrysleep", map[string]any{"tests": false, "budget-funcs": []any{"x.F"}}, []string{"retrysleep", `"budget-funcs"`}},
 		{"retrybudget", map[string]any{"retrybudget": map[string]any{}}, []string{"retrybudget", `"retrybudget"`, "budget-funcs"}},
+		// Entries are parsed by the analyzers' flags.
+		{"retrylint", map[string]any{"retrybudget": map[string]any{"budget-funcs": []any{"example.com/rl.Allow", "garbage"}}}, []string{"retrybudget", "budget-funcs", `entry "garbage"`, "pkg/path.Func"}},
+		{"retrybudget", map[string]any{"budget-funcs": []any{"!!!"}}, []string{"retrybudget", "budget-funcs", `entry "!!!"`}},
+		{"retrybudget", map[string]any{"remote-pkgs": []any{"example.com/rpc/..."}}, []string{"retrybudget", "remote-pkgs", `entry "example.com/rpc/..."`}},
+		{"retryidempotency", map[string]any{"headers": []any{"X Key"}}, []string{"retryidempotency", "headers", `entry "X Key"`}},
 	} {
+		resetAll() // a failed construction may have claimed analyzers
 		_, err := build(t, c.plugin, c.conf)
 		if err == nil {
 			t.Errorf("%s %v: no error", c.plugin, c.conf)

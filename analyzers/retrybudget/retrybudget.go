@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -31,8 +32,8 @@ var includeTests = false
 
 func init() {
 	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-	Analyzer.Flags.Var(&retryloop.Opts.BudgetFuncs, "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func or pkg/path.Type.Method)")
-	Analyzer.Flags.Var(&retryloop.Opts.RemotePkgs, "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
+	Analyzer.Flags.Var(optlist.NewFuncs((*[]string)(&retryloop.Opts.BudgetFuncs)), "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func, pkg/path.Type.Method or pkg/path.(*Type).Method)")
+	Analyzer.Flags.Var(optlist.NewPkgs((*[]string)(&retryloop.Opts.RemotePkgs)), "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
 }
 
 func run(pass *analysis.Pass) (any, error) {

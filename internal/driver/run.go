@@ -2,9 +2,11 @@ package driver
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -67,6 +69,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	if err != nil {
 		return err
 	}
+	d.warnUnseen(pkgs, all)
 	guardPanics(opts.analyzers)
 	graph, err := checker.Analyze(opts.analyzers, pkgs, nil)
 	if err != nil {
@@ -165,6 +168,41 @@ func (d *run) load() ([]*packages.Package, error) {
 	return slices.DeleteFunc(pkgs, func(p *packages.Package) bool {
 		return strings.HasSuffix(p.ID, ".test")
 	}), nil
+}
+
+// An unseener is a flag value whose entries name functions or packages;
+// Unseen returns a warning for each entry that names nothing in pkgs
+// (the loaded packages and their dependencies, by path).
+type unseener interface {
+	Unseen(pkgs map[string]*types.Package) []string
+}
+
+// warnUnseen warns, on stderr, about option entries that name no
+// function or package of the loaded packages: a misspelled budget check
+// would otherwise silently count for nothing. Only the standalone driver
+// sees every package at once, so only it warns.
+func (d *run) warnUnseen(roots []*packages.Package, all []*analysis.Analyzer) {
+	pkgs := make(map[string]*types.Package)
+	var addTypes func(*types.Package)
+	addTypes = func(p *types.Package) {
+		if p == nil || pkgs[p.Path()] != nil {
+			return
+		}
+		pkgs[p.Path()] = p
+		for _, imp := range p.Imports() {
+			addTypes(imp)
+		}
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) { addTypes(p.Types) })
+	for _, a := range all {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if u, ok := f.Value.(unseener); ok {
+				for _, w := range u.Unseen(pkgs) {
+					fmt.Fprintf(d.stderr, "retrylint: warning: -%s.%s: %s\n", a.Name, f.Name, w)
+				}
+			}
+		})
+	}
 }
 
 // packageError returns one line describing the errors of p, or "".
