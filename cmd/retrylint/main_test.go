@@ -410,3 +410,45 @@ func validateSARIF(t *testing.T, out string) {
 		t.Errorf("SARIF output has no fixes or related locations:\n%s", out)
 	}
 }
+
+// TestDirectiveTypos checks that directives which suppress nothing say
+// so, through both doors: a misspelled analyzer name and the spaced form
+// are reported, the findings they meant to silence stay, and a correct
+// directive still works.
+func TestDirectiveTypos(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "directives")
+	want := []string{
+		`retry/retry.go:13:2: retrylint:ignore directive names "retrybudgte", which is no analyzer: it suppresses nothing; did you mean retrybudget?`,
+		`retry/retry.go:14:2: retry loop has no retry budget`,
+		`retry/retry.go:25:2: retrylint:ignore after a space is a comment, not a directive: it suppresses nothing; write //retrylint:ignore`,
+		`retry/retry.go:26:2: retry loop has no retry budget`,
+	}
+	check := func(door, out string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in:\n%s", door, w, out)
+			}
+		}
+		if strings.Contains(out, "retry.go:38:") {
+			t.Errorf("%s: the loop under a correct directive is reported:\n%s", door, out)
+		}
+	}
+	r := run(t, dir, retrylint, "-retrybudget", "./...")
+	if r.code != 3 {
+		t.Errorf("retrylint: exit %d, want 3", r.code)
+	}
+	check("retrylint", r.stdout)
+	r = run(t, dir, "go", "vet", "-vettool="+retrylint, "-retrybudget", "./...")
+	if r.code != 1 {
+		t.Errorf("go vet: exit %d, want 1", r.code)
+	}
+	check("go vet", r.stderr)
+
+	// The spaced form's fix removes the space.
+	r = run(t, dir, retrylint, "-retrybudget", "-fix", "-diff", "./...")
+	if !strings.Contains(r.stdout, "-\t// retrylint:ignore retrybudget single-client batch job\n+\t//retrylint:ignore retrybudget single-client batch job\n") {
+		t.Errorf("-fix -diff does not remove the space:\n%s", r.stdout)
+	}
+}
