@@ -65,7 +65,7 @@ func (d *run) moduleRel(f *finding) string {
 // of more than three lines (a whole loop) is cut to its first line,
 // so that edits inside a flagged loop body keep it recognized.
 func (d *run) lineCode(f *finding) string {
-	lines := strings.Split(string(d.readFile(f.posn.Filename)), "\n")
+	lines := d.fileLines(f.posn.Filename)
 	first, last := f.posn.Line, max(f.end.Line, f.posn.Line)
 	if last-first >= 3 {
 		last = first
@@ -73,7 +73,9 @@ func (d *run) lineCode(f *finding) string {
 	if first < 1 || last > len(lines) {
 		return ""
 	}
-	return strings.Join(strings.Fields(strings.Join(lines[first-1:last], " ")), " ")
+	// Join returns a lone field as it is, a substring of the whole file:
+	// clone it, so that a fingerprint never holds on to its file.
+	return strings.Clone(strings.Join(strings.Fields(strings.Join(lines[first-1:last], " ")), " "))
 }
 
 // enclosingFunc names the function around the finding.

@@ -25,7 +25,8 @@ type run struct {
 	code           int
 	opts           *options
 	cwd            string
-	files          map[string][]byte // source contents, read once
+	files          map[string][]byte   // source contents, read once
+	lines          map[string][]string // source lines, split once
 }
 
 // A finding is one diagnostic of a root action, after deduplication.
@@ -55,6 +56,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 		return err
 	}
 	d.files = make(map[string][]byte)
+	d.lines = make(map[string][]string)
 
 	// Read the baseline before the expensive load, so that a
 	// malformed one fails fast.
@@ -389,6 +391,18 @@ func (d *run) readFile(name string) []byte {
 		d.files[name] = data
 	}
 	return data
+}
+
+// fileLines returns the lines of a source file, split once: the
+// fingerprint and the context lines of every finding need them, and a
+// file may hold thousands of findings.
+func (d *run) fileLines(name string) []string {
+	lines, ok := d.lines[name]
+	if !ok {
+		lines = strings.Split(string(d.readFile(name)), "\n")
+		d.lines[name] = lines
+	}
+	return lines
 }
 
 // syntax returns the parsed file of pkg named filename, if any.
