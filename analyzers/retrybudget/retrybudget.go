@@ -67,7 +67,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case unbounded(s):
 		d := analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
-			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
+			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with Budget.Allow",
 		}
 		if s.Remote != nil {
 			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
@@ -77,7 +77,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case s.Remote != nil:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
-			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
+			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with Budget.Allow",
 			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
 			SuggestedFixes: fixesFor(pass, s, decl),
 		})
