@@ -155,7 +155,8 @@ func analyzerOf(iss issue) string {
 }
 
 // isRelated reports whether iss is not a finding but one of its related
-// positions, which golangci-lint turns into issues of their own.
+// positions, which golangci-lint turns into issues of their own unless the
+// plugin folds them into the finding's message (see TestGolangciRelated).
 func isRelated(iss issue) bool {
 	return strings.Contains(iss.Text, "(related information): ")
 }
@@ -342,6 +343,10 @@ func TestGolangciConfigErrors(t *testing.T) {
 		{"unknown-analyzer", map[string]string{"retrylint": "disable: [retrysleeep]"}, `"retrysleeep"`},
 		{"unknown-single-key", map[string]string{"retryjitter": "headers: [X-A]"}, `"headers"`},
 		{"configured-twice", map[string]string{"retrylint": "", "retrysleep": ""}, "retrysleep"},
+		{"malformed-budget-func", map[string]string{"retrybudget": "budget-funcs: [example.com/rl.Allow, garbage]"}, `entry "garbage"`},
+		{"malformed-nested-budget-func", map[string]string{"retrylint": "retrybudget:\n  budget-funcs: ['!!!']"}, `entry "!!!"`},
+		{"malformed-remote-pkg", map[string]string{"retrybudget": "remote-pkgs: [example.com/rpc/...]"}, `entry "example.com/rpc/..."`},
+		{"malformed-header", map[string]string{"retryidempotency": "headers: [Idempotency Key]"}, `entry "Idempotency Key"`},
 	} {
 		cfg := writeConfig(t, dir, c.name+".yml", c.linters)
 		r := lint(t, dir, "run", "-c", cfg, "./...")
@@ -456,6 +461,104 @@ func readGo(t *testing.T, dir string) map[string]string {
 		m[filepath.Base(f)] = string(data)
 	}
 	return m
+}
+
+// example copies the example module examples/ledgerclient, points its
+// replace directive at the repository's budget module, writes a config
+// enabling the five per-analyzer linters and returns the copy's path.
+func example(t *testing.T) string {
+	t.Helper()
+	golangci(t)
+	dir := filepath.Join(t.TempDir(), "ledgerclient")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "examples", "ledgerclient"))); err != nil {
+		t.Fatal(err)
+	}
+	budget, err := filepath.Abs(filepath.Join("..", "budget"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goCmd(t, dir, "mod", "edit", "-replace=github.com/retrylint/retrylint/budget="+budget)
+	linters := map[string]string{}
+	for _, a := range analyzerNames {
+		linters[a] = ""
+	}
+	writeConfig(t, dir, ".golangci.yml", linters)
+	return dir
+}
+
+// TestGolangciRelated checks that a finding's related positions (the
+// retry loop, the remote call) travel with it instead of becoming issues
+// of their own, which golangci-lint would leave behind when the finding is
+// silenced by //nolint or fixed by --fix.
+func TestGolangciRelated(t *testing.T) {
+	dir := example(t)
+	issues, r := lintJSON(t, dir, "./...")
+	if r.rc != 1 || len(issues) == 0 {
+		t.Fatalf("want findings and exit code 1, got:\n%s", r)
+	}
+	for _, iss := range issues {
+		if isRelated(iss) {
+			t.Errorf("a related position became an issue: %s:%d: %s", filepath.Base(iss.Pos.Filename), iss.Pos.Line, iss.Text)
+		}
+	}
+	// The loop the fixed wait belongs to is named in the finding itself.
+	var sleep *issue
+	for i, iss := range issues {
+		if iss.FromLinter == "retrysleep" && filepath.Base(iss.Pos.Filename) == "balance.go" {
+			sleep = &issues[i]
+		}
+	}
+	if sleep == nil {
+		t.Fatalf("no retrysleep issue in balance.go\n%s", r)
+	}
+	loop, _ := funcLines(t, filepath.Join(dir, "internal", "ledger", "balance.go"), "Balance")
+	if !regexp.MustCompile(`\(line \d+: retry loop\)$`).MatchString(sleep.Text) || sleep.Pos.Line <= loop {
+		t.Errorf("retrysleep issue at line %d does not name its loop: %q", sleep.Pos.Line, sleep.Text)
+	}
+
+	// //nolint on the finding's line silences the finding and all of it.
+	balance := filepath.Join(dir, "internal", "ledger", "balance.go")
+	data, err := os.ReadFile(balance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	lines[sleep.Pos.Line-1] += " //nolint:retrysleep // e2e: a fixed wait is fine here"
+	if err := os.WriteFile(balance, []byte(strings.Join(lines, "\n")), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r = lint(t, dir, "run", "--enable-only", "retrysleep", "./internal/ledger/")
+	if r.rc != 0 || !strings.Contains(r.stdout, "0 issues") {
+		t.Errorf("//nolint:retrysleep on the only retrysleep finding: want 0 issues and exit code 0, got:\n%s", r)
+	}
+
+	// --fix removes every fixed finding, related positions included.
+	fixable := 0
+	for _, iss := range issues {
+		if len(iss.SuggestedFixes) > 0 {
+			fixable++
+		}
+	}
+	if fixable != len(issues) {
+		t.Logf("%d of %d issues carry a fix", fixable, len(issues))
+	}
+	r = lint(t, dir, "run", "--fix", "./...")
+	if r.rc != 0 && r.rc != 1 {
+		t.Fatalf("golangci-lint run --fix:\n%s", r)
+	}
+	goCmd(t, dir, "build", "./...")
+	after, r := lintJSON(t, dir, "./...")
+	if len(after) != len(issues)-fixable {
+		t.Errorf("--fix: %d issues before, %d with a fix, %d after (want %d)\n%s", len(issues), fixable, len(after), len(issues)-fixable, r)
+	}
+	if len(after) == 0 && r.rc != 0 {
+		t.Errorf("--fix left no issue but golangci-lint exits %d", r.rc)
+	}
+	for _, iss := range after {
+		if isRelated(iss) {
+			t.Errorf("after --fix, an orphaned related position: %s:%d: %s", filepath.Base(iss.Pos.Filename), iss.Pos.Line, iss.Text)
+		}
+	}
 }
 
 // TestGolangciOutputFormats checks that the JSON and SARIF outputs carry

@@ -42,6 +42,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -138,9 +140,82 @@ type plugin struct {
 }
 
 // BuildAnalyzers returns the enabled analyzers, in the order of
-// analyzers.All. golangci-lint runs the helper analyzers they require.
+// analyzers.All, each wrapped by [foldRelated]. golangci-lint runs the
+// helper analyzers they require.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return p.analyzers, nil
+	out := make([]*analysis.Analyzer, len(p.analyzers))
+	for i, a := range p.analyzers {
+		out[i] = foldRelated(a)
+	}
+	return out, nil
+}
+
+var (
+	foldedMu sync.Mutex
+	folded   = map[*analysis.Analyzer]*analysis.Analyzer{}
+)
+
+// foldRelated returns the analyzer golangci-lint runs in place of a: the
+// same analysis, whose diagnostics carry their related positions in the
+// message, "… (line 25: retry loop)", instead of in Related.
+//
+// golangci-lint turns every related position into an issue of its own
+// ("retrysleep(related information): retry loop"), with no fix and no
+// link to its finding. A //nolint comment on the finding's line, an
+// exclusion rule or --fix removes the finding and leaves those issues
+// behind, failing the run; and every count, text, JSON or SARIF, is
+// doubled. Folded into the message, a related position goes wherever its
+// finding goes.
+//
+// One wrapper per analyzer, so that repeated BuildAnalyzers calls return
+// the same values. The wrapper has no flags of its own: settings go to a's
+// flags (see configure), and its Run passes a itself as pass.Analyzer.
+func foldRelated(a *analysis.Analyzer) *analysis.Analyzer {
+	foldedMu.Lock()
+	defer foldedMu.Unlock()
+	if w, ok := folded[a]; ok {
+		return w
+	}
+	w := &analysis.Analyzer{
+		Name:       a.Name,
+		Doc:        a.Doc,
+		URL:        a.URL,
+		Requires:   a.Requires,
+		ResultType: a.ResultType,
+		FactTypes:  a.FactTypes,
+		Run: func(pass *analysis.Pass) (any, error) {
+			p := *pass
+			p.Analyzer = a
+			p.Report = func(d analysis.Diagnostic) {
+				d.Message = foldMessage(pass.Fset, d)
+				d.Related = nil
+				pass.Report(d)
+			}
+			return a.Run(&p)
+		},
+	}
+	folded[a] = w
+	return w
+}
+
+// foldMessage returns d's message followed by its related positions: the
+// line alone in the finding's file, the file's base name and line in
+// another file.
+func foldMessage(fset *token.FileSet, d analysis.Diagnostic) string {
+	if len(d.Related) == 0 {
+		return d.Message
+	}
+	file := fset.Position(d.Pos).Filename
+	var parts []string
+	for _, r := range d.Related {
+		posn := fset.Position(r.Pos)
+		where := fmt.Sprintf("line %d", posn.Line)
+		if posn.Filename != file {
+			where = fmt.Sprintf("%s:%d", filepath.Base(posn.Filename), posn.Line)
+		}
+		parts = append(parts, where+": "+r.Message)
+	}
+	return d.Message + " (" + strings.Join(parts, "; ") + ")"
 }
 
 // GetLoadMode reports that the analyzers need type information.

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"flag"
+	"go/token"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // build looks the plugin up the way golangci-lint does and constructs it
@@ -90,7 +92,7 @@ func TestSettingsSetFlags(t *testing.T) {
 		"disable": []any{"retrydeadline"},
 		"retrybudget": map[string]any{
 			"tests":        true,
-			"budget-funcs": []any{"example.com/rl.Allow", "example.com/rl.Limiter.Take"},
+			"budget-funcs": []any{"example.com/rl.Allow", "example.com/rl.(*Limiter).Take"},
 			"remote-pkgs":  []any{"example.com/client"},
 		},
 		"retryidempotency": map[string]any{"headers": []any{"X-Request-Token"}},
@@ -105,7 +107,7 @@ func TestSettingsSetFlags(t *testing.T) {
 	}
 	for _, c := range []struct{ analyzer, flag, want string }{
 		{"retrybudget", "tests", "true"},
-		{"retrybudget", "budget-funcs", "example.com/rl.Allow,example.com/rl.Limiter.Take"},
+		{"retrybudget", "budget-funcs", "example.com/rl.Allow,example.com/rl.(*Limiter).Take"},
 		{"retrybudget", "remote-pkgs", "example.com/client"},
 		{"retryidempotency", "headers", "X-Request-Token"},
 		{"retryidempotency", "tests", "false"},
@@ -115,6 +117,11 @@ func TestSettingsSetFlags(t *testing.T) {
 		if v := flagOf(t, c.analyzer, c.flag); v != c.want {
 			t.Errorf("-%s.%s = %q, want %q", c.analyzer, c.flag, v, c.want)
 		}
+	}
+
+	// The analysis names a method without its receiver's star.
+	if got, want := []string(retryloop.Opts.BudgetFuncs), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
+		t.Errorf("budget functions in force: %q, want %q", got, want)
 	}
 
 	// A second construction starts from the defaults again.
@@ -179,7 +186,13 @@ func TestErrors(t *testing.T) {
 		{"retrylint", map[string]any{"retryjitter": true}, []string{"retryjitter", "mapping"}},
 		{"retrysleep", map[string]any{"tests": false, "budget-funcs": []any{"x.F"}}, []string{"retrysleep", `"budget-funcs"`}},
 		{"retrybudget", map[string]any{"retrybudget": map[string]any{}}, []string{"retrybudget", `"retrybudget"`, "budget-funcs"}},
+		// Entries are parsed by the analyzers' flags.
+		{"retrylint", map[string]any{"retrybudget": map[string]any{"budget-funcs": []any{"example.com/rl.Allow", "garbage"}}}, []string{"retrybudget", "budget-funcs", `entry "garbage"`, "pkg/path.Func"}},
+		{"retrybudget", map[string]any{"budget-funcs": []any{"!!!"}}, []string{"retrybudget", "budget-funcs", `entry "!!!"`}},
+		{"retrybudget", map[string]any{"remote-pkgs": []any{"example.com/rpc/..."}}, []string{"retrybudget", "remote-pkgs", `entry "example.com/rpc/..."`}},
+		{"retryidempotency", map[string]any{"headers": []any{"X Key"}}, []string{"retryidempotency", "headers", `entry "X Key"`}},
 	} {
+		resetAll() // a failed construction may have claimed analyzers
 		_, err := build(t, c.plugin, c.conf)
 		if err == nil {
 			t.Errorf("%s %v: no error", c.plugin, c.conf)
@@ -241,5 +254,68 @@ func TestFlagsCovered(t *testing.T) {
 				t.Errorf("flag -%s.%s has no golangci-lint setting", a.Name, f.Name)
 			}
 		})
+	}
+}
+
+// TestFoldRelated checks that the analyzers golangci-lint runs report
+// their related positions inside the message, never as Related, which
+// golangci-lint would turn into issues of their own.
+func TestFoldRelated(t *testing.T) {
+	fset := token.NewFileSet()
+	a := fset.AddFile("/m/a.go", -1, 100)
+	a.SetLines([]int{0, 10, 20, 30})
+	b := fset.AddFile("/m/b.go", -1, 100)
+	b.SetLines([]int{0, 10})
+	var sawAnalyzer *analysis.Analyzer
+	inner := &analysis.Analyzer{
+		Name: "fake",
+		Doc:  "fake",
+		Run: func(pass *analysis.Pass) (any, error) {
+			sawAnalyzer = pass.Analyzer
+			pass.Report(analysis.Diagnostic{Pos: a.Pos(25), Message: "plain"})
+			pass.Report(analysis.Diagnostic{
+				Pos:     a.Pos(25),
+				Message: "fixed delay between attempts",
+				Related: []analysis.RelatedInformation{
+					{Pos: a.Pos(5), Message: "retry loop"},
+					{Pos: b.Pos(12), Message: "delay computed here"},
+				},
+			})
+			return nil, nil
+		},
+	}
+	w := foldRelated(inner)
+	if w == inner || w.Name != inner.Name || foldRelated(inner) != w {
+		t.Fatalf("foldRelated: want one wrapper named %s per analyzer", inner.Name)
+	}
+	var got []analysis.Diagnostic
+	pass := &analysis.Pass{Analyzer: w, Fset: fset, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
+	if _, err := w.Run(pass); err != nil {
+		t.Fatal(err)
+	}
+	if sawAnalyzer != inner {
+		t.Errorf("the wrapped Run saw pass.Analyzer %v, want the analyzer itself", sawAnalyzer)
+	}
+	want := []string{"plain", "fixed delay between attempts (line 1: retry loop; b.go:2: delay computed here)"}
+	var msgs []string
+	for _, d := range got {
+		msgs = append(msgs, d.Message)
+		if d.Related != nil {
+			t.Errorf("%q: Related still set: %v", d.Message, d.Related)
+		}
+	}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("messages:\n got %q\nwant %q", msgs, want)
+	}
+
+	// Every analyzer the plugins hand to golangci-lint is wrapped.
+	built, err := build(t, "retrylint", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range analyzers.All() {
+		if built[i] != foldRelated(a) {
+			t.Errorf("BuildAnalyzers()[%d] is not the wrapper of %s", i, a.Name)
+		}
 	}
 }

@@ -49,7 +49,7 @@
 //		...
 //	}
 //
-// Not reported: loops that call budget.Allow, a golang.org/x/time/rate
+// Not reported: loops that call (*budget.Budget).Allow, a golang.org/x/time/rate
 // limiter, a sony/gobreaker or failsafe-go breaker, or a function named in
 // -retrybudget.budget-funcs (anywhere in the enclosing function); consume
 // loops (one long-lived consumer does not multiply per-request load);
@@ -72,6 +72,6 @@ const doc = `report retry loops around remote calls that consult no retry budget
 
 A retry loop around a call that reaches the network (net/http, net,
 database/sql, gRPC, or a function that does) must consult a shared retry
-budget (budget.Allow, x/time/rate, a circuit breaker): under an outage every
+budget (Budget.Allow, x/time/rate, a circuit breaker): under an outage every
 caller retries and load multiplies. A retry loop with neither an attempt cap,
 an elapsed-time check nor a context it watches retries forever.`

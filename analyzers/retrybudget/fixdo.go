@@ -1,6 +1,7 @@
 package retrybudget
 
 import (
+	"bytes"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -698,17 +699,17 @@ func unusedImports(pass *analysis.Pass, file *ast.File, start, end token.Pos, op
 // aloneOnLine reports whether only white space surrounds n on its line.
 func aloneOnLine(pass *analysis.Pass, n ast.Node) bool {
 	tf := pass.Fset.File(n.Pos())
-	src, err := pass.ReadFile(tf.Name())
+	src, err := fixes.Source(pass, tf.Name())
 	if err != nil {
 		return false
 	}
 	ls := tf.Offset(fixes.LineStart(pass, n.Pos()))
-	if strings.TrimSpace(string(src[ls:tf.Offset(n.Pos())])) != "" {
+	if len(bytes.TrimSpace(src[ls:tf.Offset(n.Pos())])) != 0 {
 		return false
 	}
 	rest := src[tf.Offset(n.End()):]
-	if i := strings.IndexByte(string(rest), '\n'); i >= 0 {
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		rest = rest[:i]
 	}
-	return strings.TrimSpace(string(rest)) == ""
+	return len(bytes.TrimSpace(rest)) == 0
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -34,8 +35,8 @@ var includeTests = false
 
 func init() {
 	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-	Analyzer.Flags.Var(&retryloop.Opts.BudgetFuncs, "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func or pkg/path.Type.Method)")
-	Analyzer.Flags.Var(&retryloop.Opts.RemotePkgs, "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
+	Analyzer.Flags.Var(optlist.NewFuncs((*[]string)(&retryloop.Opts.BudgetFuncs)), "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func, pkg/path.Type.Method or pkg/path.(*Type).Method)")
+	Analyzer.Flags.Var(optlist.NewPkgs((*[]string)(&retryloop.Opts.RemotePkgs)), "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -134,9 +135,9 @@ func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Sit
 		n = fmt.Sprintf("%d calls pass", len(calls))
 	}
 	if home.Shape == retryloop.ShapeHelper {
-		d.Message = "retry helper has no retry budget (" + n + " it a remote call here): under an outage every caller retries and multiplies load; guard retries with budget.Allow inside the helper"
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call here): under an outage every caller retries and multiplies load; guard retries with Budget.Allow inside the helper"
 	} else {
-		d.Message = "retry helper has no retry budget (" + n + " it a remote call): under an outage every caller retries and multiplies load; guard retries with budget.Allow"
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call): under an outage every caller retries and multiplies load; guard retries with Budget.Allow"
 	}
 	for _, c := range calls {
 		if c == home {
@@ -165,7 +166,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case unbounded(s):
 		d := analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
-			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with budget.Allow",
+			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with Budget.Allow",
 		}
 		if s.Remote != nil {
 			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
@@ -175,7 +176,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case s.Remote != nil:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
-			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with budget.Allow",
+			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with Budget.Allow",
 			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
 			SuggestedFixes: fixesFor(pass, s, decl),
 		})

@@ -21,6 +21,31 @@ func Test(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "a")
 }
 
+// TestDirectives pins the directives that suppress nothing, and the fix
+// of the spaced form: it removes the space and nothing else.
+func TestDirectives(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "directives")
+	fixed := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if d.Category != "directive" || !strings.Contains(d.Message, "after a space") {
+				continue
+			}
+			if len(d.SuggestedFixes) != 1 || len(d.SuggestedFixes[0].TextEdits) != 1 {
+				t.Fatalf("spaced directive: fixes %+v, want one edit", d.SuggestedFixes)
+			}
+			e := d.SuggestedFixes[0].TextEdits[0]
+			if e.Pos != d.Pos+2 || e.End != d.Pos+3 || len(e.NewText) != 0 {
+				t.Errorf("spaced directive: edit [%d,%d) %q, want the one space after // deleted", e.Pos-d.Pos, e.End-d.Pos, e.NewText)
+			}
+			fixed++
+		}
+	}
+	if fixed != 1 {
+		t.Errorf("%d spaced directives reported, want 1", fixed)
+	}
+}
+
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retrybudget.Analyzer, "fix", "fixexisting", "fixdo", "fixcap")
 }

@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -27,7 +28,7 @@ var includeTests = false
 
 func init() {
 	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-	Analyzer.Flags.Var(&retryloop.Opts.KeyHeaders, "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
+	Analyzer.Flags.Var(optlist.NewHeaders((*[]string)(&retryloop.Opts.KeyHeaders)), "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
 }
 
 func run(pass *analysis.Pass) (any, error) {

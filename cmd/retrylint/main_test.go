@@ -251,11 +251,83 @@ func TestRealAnalyzers(t *testing.T) {
 	}
 	validateSARIF(t, r.stdout)
 
-	// Options are the analyzers' own flags.
+	// Options are the analyzers' own flags. A function the loaded
+	// packages do not have is worth a warning, not a failure.
 	r = run(t, fixture(t, "clean"), retrylint, "-retrybudget.budget-funcs=example.com/lim.Allow",
 		"-retryidempotency.headers=PayPal-Request-Id", "./...")
+	if r.code != 0 || r.stdout != "" ||
+		r.stderr != "retrylint: warning: -retrybudget.budget-funcs: example.com/lim.Allow: package example.com/lim is neither loaded nor imported by a loaded package\n" {
+		t.Errorf("clean with options: got %+v, want exit 0 and one warning", r)
+	}
+}
+
+// TestOptionValidation checks the list options through both doors: a
+// malformed entry fails the run (exit code 1, one line naming the entry,
+// under go vet one line per package), pkg.(*T).Method names a method
+// with a pointer receiver, and an entry that names nothing loaded is
+// warned about.
+func TestOptionValidation(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "budgetfuncs")
+	for _, c := range []struct{ flag, value, want string }{
+		{"retrybudget.budget-funcs", "!!!", `entry "!!!"`},
+		{"retrybudget.budget-funcs", "garbage", `entry "garbage": want pkg/path.Func`},
+		{"retrybudget.budget-funcs", ",,", `empty entry`},
+		{"retrybudget.budget-funcs", "%%%", `entry "%%%"`},
+		{"retrybudget.budget-funcs", "example.com/budgetfuncs/lim.(*Limiter.Permit", `entry "example.com/budgetfuncs/lim.(*Limiter.Permit"`},
+		{"retrybudget.remote-pkgs", "example.com/rpc/...", `entry "example.com/rpc/..."`},
+		{"retrybudget.remote-pkgs", "not a path", `entry "not a path"`},
+		{"retryidempotency.headers", "Idempotency Key", `entry "Idempotency Key"`},
+		{"retryidempotency.headers", "X-Key:", `entry "X-Key:"`},
+	} {
+		arg := "-" + c.flag + "=" + c.value
+		r := run(t, dir, retrylint, arg, "./...")
+		if r.code != 1 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 ||
+			!strings.Contains(r.stderr, "-"+c.flag) || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("retrylint %s: got %+v, want exit 1 and one line naming %s", arg, r, c.want)
+		}
+		r = run(t, dir, "go", "vet", "-vettool="+retrylint, arg, "./...")
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if r.code != 1 || strings.Count(r.stderr, c.want) != 2 || len(lines) != 4 ||
+			strings.Contains(r.stderr, "Usage") || strings.Contains(r.stderr, "exit status") {
+			t.Errorf("go vet %s: got %+v, want exit 1 and, for each of the 2 packages, a header and one line naming %s", arg, r, c.want)
+		}
+	}
+
+	// The loop asks lim.(*Limiter).Permit before each retry: a budget
+	// check once named, in any of its spellings.
+	const permit = "example.com/budgetfuncs/lim.(*Limiter).Permit"
+	r := run(t, dir, retrylint, "-retrybudget", "./...")
+	if r.code != 3 || !strings.Contains(r.stdout, "(retrybudget)") {
+		t.Fatalf("no budget-funcs: got %+v, want a retrybudget finding", r)
+	}
+	for _, name := range []string{permit, "example.com/budgetfuncs/lim.Limiter.Permit", "example.com/budgetfuncs/lim.(Limiter).Permit"} {
+		r := run(t, dir, retrylint, "-retrybudget", "-retrybudget.budget-funcs="+name, "./...")
+		if r.code != 0 || r.stdout+r.stderr != "" {
+			t.Errorf("-retrybudget.budget-funcs=%s: got %+v, want exit 0, no output", name, r)
+		}
+	}
+	r = run(t, dir, "go", "vet", "-vettool="+retrylint, "-retrybudget", "-retrybudget.budget-funcs="+permit, "./...")
 	if r.code != 0 || r.stdout+r.stderr != "" {
-		t.Errorf("clean with options: got %+v, want exit 0", r)
+		t.Errorf("go vet -retrybudget.budget-funcs=%s: got %+v, want exit 0, no output", permit, r)
+	}
+
+	// Names that match nothing loaded are reported, and the run goes on.
+	r = run(t, dir, retrylint, "-retrybudget",
+		"-retrybudget.budget-funcs=example.com/budgetfuncs/lim.(*Limiter).Permits,example.com/budgetfuncs/lim.Permit,example.com/ratelimit.Allow",
+		"-retrybudget.remote-pkgs=example.com/budgetfuncs/lim,example.com/rpc", "./...")
+	for _, want := range []string{
+		"warning: -retrybudget.budget-funcs: example.com/budgetfuncs/lim.(*Limiter).Permits: package example.com/budgetfuncs/lim has no such function or method",
+		"warning: -retrybudget.budget-funcs: example.com/budgetfuncs/lim.Permit: package example.com/budgetfuncs/lim has no such function or method",
+		"warning: -retrybudget.budget-funcs: example.com/ratelimit.Allow: package example.com/ratelimit is neither loaded nor imported",
+		"warning: -retrybudget.remote-pkgs: example.com/rpc: no package example.com/rpc or below it is loaded",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Count(r.stderr, "warning:") != 4 || r.code != 3 || !strings.Contains(r.stdout, "(retrybudget)") {
+		t.Errorf("unseen names: got %+v, want 4 warnings and the finding (exit 3)", r)
 	}
 }
 
@@ -336,5 +408,47 @@ func validateSARIF(t *testing.T, out string) {
 	}
 	if !strings.Contains(out, `"fixes"`) || !strings.Contains(out, `"relatedLocations"`) {
 		t.Errorf("SARIF output has no fixes or related locations:\n%s", out)
+	}
+}
+
+// TestDirectiveTypos checks that directives which suppress nothing say
+// so, through both doors: a misspelled analyzer name and the spaced form
+// are reported, the findings they meant to silence stay, and a correct
+// directive still works.
+func TestDirectiveTypos(t *testing.T) {
+	need(t, retrylint)
+	dir := fixture(t, "directives")
+	want := []string{
+		`retry/retry.go:13:2: retrylint:ignore directive names "retrybudgte", which is no analyzer: it suppresses nothing; did you mean retrybudget?`,
+		`retry/retry.go:14:2: retry loop has no retry budget`,
+		`retry/retry.go:25:2: retrylint:ignore after a space is a comment, not a directive: it suppresses nothing; write //retrylint:ignore`,
+		`retry/retry.go:26:2: retry loop has no retry budget`,
+	}
+	check := func(door, out string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in:\n%s", door, w, out)
+			}
+		}
+		if strings.Contains(out, "retry.go:38:") {
+			t.Errorf("%s: the loop under a correct directive is reported:\n%s", door, out)
+		}
+	}
+	r := run(t, dir, retrylint, "-retrybudget", "./...")
+	if r.code != 3 {
+		t.Errorf("retrylint: exit %d, want 3", r.code)
+	}
+	check("retrylint", r.stdout)
+	r = run(t, dir, "go", "vet", "-vettool="+retrylint, "-retrybudget", "./...")
+	if r.code != 1 {
+		t.Errorf("go vet: exit %d, want 1", r.code)
+	}
+	check("go vet", r.stderr)
+
+	// The spaced form's fix removes the space.
+	r = run(t, dir, retrylint, "-retrybudget", "-fix", "-diff", "./...")
+	if !strings.Contains(r.stdout, "-\t// retrylint:ignore retrybudget single-client batch job\n+\t//retrylint:ignore retrybudget single-client batch job\n") {
+		t.Errorf("-fix -diff does not remove the space:\n%s", r.stdout)
 	}
 }

@@ -8,13 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/tools/go/ast/astutil"
 )
 
 // A fingerprint identifies a finding across unrelated edits. It
@@ -65,7 +64,7 @@ func (d *run) moduleRel(f *finding) string {
 // of more than three lines (a whole loop) is cut to its first line,
 // so that edits inside a flagged loop body keep it recognized.
 func (d *run) lineCode(f *finding) string {
-	lines := strings.Split(string(d.readFile(f.posn.Filename)), "\n")
+	lines := d.fileLines(f.posn.Filename)
 	first, last := f.posn.Line, max(f.end.Line, f.posn.Line)
 	if last-first >= 3 {
 		last = first
@@ -73,7 +72,9 @@ func (d *run) lineCode(f *finding) string {
 	if first < 1 || last > len(lines) {
 		return ""
 	}
-	return strings.Join(strings.Fields(strings.Join(lines[first-1:last], " ")), " ")
+	// Join returns a lone field as it is, a substring of the whole file:
+	// clone it, so that a fingerprint never holds on to its file.
+	return strings.Clone(strings.Join(strings.Fields(strings.Join(lines[first-1:last], " ")), " "))
 }
 
 // enclosingFunc names the function around the finding.
@@ -82,24 +83,40 @@ func enclosingFunc(f *finding) string {
 	if file == nil {
 		return "package-level"
 	}
-	path, _ := astutil.PathEnclosingInterval(file, f.diag.Pos, f.diag.Pos)
-	lit := false
-	for _, n := range path {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			lit = true
-		case *ast.FuncDecl:
-			name := funcDeclName(n)
-			if lit {
-				return "func literal in " + name
-			}
-			return name
+	// Find the declaration by binary search: PathEnclosingInterval from
+	// the file lists every declaration of the file for each finding, so
+	// a file of thousands of functions with a finding in each was
+	// quadratic.
+	pos := f.diag.Pos
+	i, _ := slices.BinarySearchFunc(file.Decls, pos, func(d ast.Decl, pos token.Pos) int {
+		switch {
+		case d.End() <= pos:
+			return -1
+		case d.Pos() > pos:
+			return 1
 		}
+		return 0
+	})
+	if i == len(file.Decls) || file.Decls[i].Pos() > pos {
+		return "package-level"
+	}
+	decl := file.Decls[i]
+	lit := false // pos is inside a function literal
+	ast.Inspect(decl, func(n ast.Node) bool {
+		if n == nil || lit || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		_, lit = n.(*ast.FuncLit)
+		return !lit
+	})
+	name := "package-level"
+	if fd, ok := decl.(*ast.FuncDecl); ok {
+		name = funcDeclName(fd)
 	}
 	if lit {
-		return "func literal in package-level"
+		return "func literal in " + name
 	}
-	return "package-level"
+	return name
 }
 
 // funcDeclName returns "F", "T.M" or "(*T).M", without type parameters.

@@ -12,6 +12,8 @@
 package driver
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,10 +40,71 @@ const (
 // go fix -fixtool get exactly the behaviour they expect.
 func Main(analyzers ...*analysis.Analyzer) {
 	if IsUnitchecker(os.Args[1:]) {
+		args, err := checkUnitFlags(os.Args[1:], analyzers)
+		if err != nil {
+			// go vet runs the tool once per package, dependencies
+			// included (for their facts), and names every package
+			// whose run fails. Fail those the user named, in one line
+			// each; compute the dependencies' facts without the bad
+			// option, as their importers fail anyway.
+			if !vetxOnly(os.Args[len(os.Args)-1]) {
+				fmt.Fprintf(os.Stderr, "retrylint: %v\n", err)
+				os.Exit(ExitError)
+			}
+			os.Args = append(os.Args[:1], args...)
+		}
 		unitchecker.Main(analyzers...)
 		panic("unreachable") // unitchecker.Main exits
 	}
 	os.Exit(Run(os.Args[1:], analyzers, os.Stdout, os.Stderr))
+}
+
+// checkUnitFlags sets the analyzer options (-NAME.OPTION=value) in args,
+// the go command's vet tool arguments. It returns the first error, and
+// args without the options that failed. unitchecker would report the
+// error too, but with the whole usage message after it, once for every
+// package of the build.
+func checkUnitFlags(args []string, analyzers []*analysis.Analyzer) ([]string, error) {
+	var first error
+	var kept []string
+	for _, arg := range args {
+		if err := setUnitFlag(arg, analyzers); err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		kept = append(kept, arg)
+	}
+	return kept, first
+}
+
+func setUnitFlag(arg string, analyzers []*analysis.Analyzer) error {
+	name, value, ok := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	if !ok || !strings.HasPrefix(arg, "-") {
+		return nil
+	}
+	aname, fname, ok := strings.Cut(name, ".")
+	if !ok {
+		return nil
+	}
+	for _, a := range analyzers {
+		if f := a.Flags.Lookup(fname); a.Name == aname && f != nil {
+			if err := f.Value.Set(value); err != nil {
+				return fmt.Errorf("invalid value %q for flag -%s: %v", value, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// vetxOnly reports whether the go command's config file asks only for
+// facts: the package is a dependency, not one the user named.
+func vetxOnly(cfgFile string) bool {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return false
+	}
+	var cfg struct{ VetxOnly bool }
+	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
 }
 
 // IsUnitchecker reports whether args are those of the go command's

@@ -165,10 +165,58 @@ func help(w io.Writer, fs *flag.FlagSet, all []*analysis.Analyzer, names []strin
 
 // version returns the module version of the running binary.
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return devel
 	}
-	return "(devel)"
+	return moduleVersion(bi)
+}
+
+const (
+	modulePath = "github.com/retrylint/retrylint"
+	devel      = "(devel)"
+)
+
+// moduleVersion returns the version of the retrylint module in the
+// binary: the main module's when retrylint is built as such (the tag
+// of go install …@v1.2.3, or the version go build stamps from the
+// checkout's VCS, v1.2.3 or a pseudo-version), the required one when
+// another module builds it as a dependency (go tool, a replace keeps
+// the required version). Without one, a VCS revision recorded in the
+// build makes "(devel) <rev>", else "(devel)".
+func moduleVersion(bi *debug.BuildInfo) string {
+	m := &bi.Main
+	if m.Path != modulePath {
+		m = nil
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				m = d
+				break
+			}
+		}
+	}
+	if m != nil && m.Version != "" && m.Version != devel {
+		return m.Version
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if m == &bi.Main && rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if dirty {
+			rev += "+dirty"
+		}
+		return devel + " " + rev
+	}
+	return devel
 }
 
 // triState is a boolean flag that remembers whether it was set.

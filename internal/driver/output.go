@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // print writes the findings to w in the chosen format, all at once, so
@@ -45,7 +44,7 @@ func (d *run) context(w *bytes.Buffer, filename string, first, last int) {
 	if n < 0 {
 		return
 	}
-	lines := strings.Split(string(d.readFile(filename)), "\n")
+	lines := d.fileLines(filename)
 	for i := max(first-n, 1); i <= min(max(last, first)+n, len(lines)); i++ {
 		fmt.Fprintf(w, "%d\t%s\n", i, lines[i-1])
 	}

@@ -2,9 +2,11 @@ package driver
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,7 +25,8 @@ type run struct {
 	code           int
 	opts           *options
 	cwd            string
-	files          map[string][]byte // source contents, read once
+	files          map[string][]byte   // source contents, read once
+	lines          map[string][]string // source lines, split once
 }
 
 // A finding is one diagnostic of a root action, after deduplication.
@@ -53,6 +56,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 		return err
 	}
 	d.files = make(map[string][]byte)
+	d.lines = make(map[string][]string)
 
 	// Read the baseline before the expensive load, so that a
 	// malformed one fails fast.
@@ -67,6 +71,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	if err != nil {
 		return err
 	}
+	d.warnUnseen(pkgs, all)
 	guardPanics(opts.analyzers)
 	graph, err := checker.Analyze(opts.analyzers, pkgs, nil)
 	if err != nil {
@@ -165,6 +170,41 @@ func (d *run) load() ([]*packages.Package, error) {
 	return slices.DeleteFunc(pkgs, func(p *packages.Package) bool {
 		return strings.HasSuffix(p.ID, ".test")
 	}), nil
+}
+
+// An unseener is a flag value whose entries name functions or packages;
+// Unseen returns a warning for each entry that names nothing in pkgs
+// (the loaded packages and their dependencies, by path).
+type unseener interface {
+	Unseen(pkgs map[string]*types.Package) []string
+}
+
+// warnUnseen warns, on stderr, about option entries that name no
+// function or package of the loaded packages: a misspelled budget check
+// would otherwise silently count for nothing. Only the standalone driver
+// sees every package at once, so only it warns.
+func (d *run) warnUnseen(roots []*packages.Package, all []*analysis.Analyzer) {
+	pkgs := make(map[string]*types.Package)
+	var addTypes func(*types.Package)
+	addTypes = func(p *types.Package) {
+		if p == nil || pkgs[p.Path()] != nil {
+			return
+		}
+		pkgs[p.Path()] = p
+		for _, imp := range p.Imports() {
+			addTypes(imp)
+		}
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) { addTypes(p.Types) })
+	for _, a := range all {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if u, ok := f.Value.(unseener); ok {
+				for _, w := range u.Unseen(pkgs) {
+					fmt.Fprintf(d.stderr, "retrylint: warning: -%s.%s: %s\n", a.Name, f.Name, w)
+				}
+			}
+		})
+	}
 }
 
 // packageError returns one line describing the errors of p, or "".
@@ -351,6 +391,18 @@ func (d *run) readFile(name string) []byte {
 		d.files[name] = data
 	}
 	return data
+}
+
+// fileLines returns the lines of a source file, split once: the
+// fingerprint and the context lines of every finding need them, and a
+// file may hold thousands of findings.
+func (d *run) fileLines(name string) []string {
+	lines, ok := d.lines[name]
+	if !ok {
+		lines = strings.Split(string(d.readFile(name)), "\n")
+		d.lines[name] = lines
+	}
+	return lines
 }
 
 // syntax returns the parsed file of pkg named filename, if any.

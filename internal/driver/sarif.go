@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"go/doc/comment"
 	"go/token"
 	"maps"
 	"net/url"
@@ -44,6 +45,7 @@ type (
 		ShortDescription     sarifMessage       `json:"shortDescription"`
 		FullDescription      sarifMessage       `json:"fullDescription"`
 		HelpURI              string             `json:"helpUri,omitempty"`
+		Help                 sarifHelp          `json:"help"`
 		DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
 	}
 	sarifConfiguration struct {
@@ -51,6 +53,12 @@ type (
 	}
 	sarifMessage struct {
 		Text string `json:"text"`
+	}
+	// sarifHelp is a rule's help: GitHub code scanning shows the
+	// markdown, other viewers the text.
+	sarifHelp struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown"`
 	}
 	sarifResult struct {
 		RuleID              string            `json:"ruleId"`
@@ -130,6 +138,7 @@ func (d *run) printSARIF(w *bytes.Buffer, findings []*finding) error {
 			ShortDescription:     sarifMessage{firstLine(a.Doc)},
 			FullDescription:      sarifMessage{strings.TrimSpace(a.Doc)},
 			HelpURI:              a.URL,
+			Help:                 ruleHelp(a),
 			DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		})
 	}
@@ -203,6 +212,20 @@ func (d *run) utf16Column(p token.Position) int {
 		s = s[size:]
 	}
 	return n + 1
+}
+
+// ruleHelp returns the analyzer's documentation as a rule's help: its
+// Doc as written (Go doc comment syntax) for the text, converted to
+// Markdown for the markdown, each ending with a link to the docs.
+func ruleHelp(a *analysis.Analyzer) sarifHelp {
+	text := strings.TrimSpace(a.Doc)
+	var p comment.Parser
+	md := strings.TrimSpace(string((&comment.Printer{}).Markdown(p.Parse(text))))
+	if a.URL != "" {
+		text += "\n\nDocumentation: " + a.URL
+		md += "\n\n[Documentation](" + a.URL + ")"
+	}
+	return sarifHelp{Text: text, Markdown: md}
 }
 
 func sarifFixOf(fset *token.FileSet, root string, fix analysis.SuggestedFix) sarifFix {

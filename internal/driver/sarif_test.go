@@ -5,10 +5,12 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/tools/go/analysis"
 )
 
 // TestSARIF validates the SARIF output against the SARIF 2.1.0 JSON
@@ -68,6 +70,16 @@ func TestSARIF(t *testing.T) {
 		rule.ShortDescription.Text != "report calls to time.Sleep (a driver test analyzer)" {
 		t.Errorf("rule: %+v", rule)
 	}
+	// Code scanning wants help on every rule (SARIF Multitool GH2012).
+	for _, rule := range run.Tool.Driver.Rules {
+		if !strings.HasPrefix(rule.Help.Text, rule.FullDescription.Text) || !strings.HasSuffix(rule.Help.Text, "Documentation: "+rule.HelpURI) ||
+			!strings.HasSuffix(rule.Help.Markdown, "[Documentation]("+rule.HelpURI+")") {
+			t.Errorf("rule %s help: %+v", rule.ID, rule.Help)
+		}
+	}
+	if v := run.Tool.Driver.Version; v != version() || v == "" {
+		t.Errorf("driver version %q, want %q", v, version())
+	}
 	if len(run.Results) != 3 {
 		t.Fatalf("got %d results, want 3", len(run.Results))
 	}
@@ -103,5 +115,48 @@ func TestUTF16Column(t *testing.T) {
 	got := d.utf16Column(token.Position{Filename: name, Offset: off, Line: 3, Column: col})
 	if want := col - 3; got != want {
 		t.Errorf("utf16Column = %d, want %d (byte column %d)", got, want, col)
+	}
+}
+
+// TestRuleHelpMarkdown checks that a Go doc comment's code block and
+// heading become Markdown.
+func TestRuleHelpMarkdown(t *testing.T) {
+	a := &analysis.Analyzer{
+		Name: "x",
+		Doc:  "report x\n\nWrong:\n\n\tx()\n\n# Options\n\nNone.",
+		URL:  "https://example.com/x",
+	}
+	h := ruleHelp(a)
+	if h.Text != a.Doc+"\n\nDocumentation: https://example.com/x" {
+		t.Errorf("text %q", h.Text)
+	}
+	if want := "report x\n\nWrong:\n\n\tx()\n\n### Options {#hdr-Options}\n\nNone.\n\n[Documentation](https://example.com/x)"; h.Markdown != want {
+		t.Errorf("markdown\n%q, want\n%q", h.Markdown, want)
+	}
+	if h := ruleHelp(&analysis.Analyzer{Name: "y", Doc: "report y"}); h.Text != "report y" || h.Markdown != "report y" {
+		t.Errorf("no URL: %+v", h)
+	}
+}
+
+func TestModuleVersion(t *testing.T) {
+	dep := func(path, version string) *debug.Module { return &debug.Module{Path: path, Version: version} }
+	for _, c := range []struct {
+		name string
+		bi   debug.BuildInfo
+		want string
+	}{
+		{"go install at a tag", debug.BuildInfo{Main: *dep(modulePath, "v1.2.3")}, "v1.2.3"},
+		{"go build in a checkout", debug.BuildInfo{Main: *dep(modulePath, "v0.0.0-20261201120000-0123456789ab+dirty")}, "v0.0.0-20261201120000-0123456789ab+dirty"},
+		{"go tool in a consumer module", debug.BuildInfo{Main: *dep("example.com/app", "(devel)"),
+			Deps: []*debug.Module{dep("golang.org/x/tools", "v0.52.0"), dep(modulePath, "v0.4.0")}}, "v0.4.0"},
+		{"devel with a revision", debug.BuildInfo{Main: *dep(modulePath, "(devel)"), Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "(devel) 0123456789ab+dirty"},
+		{"devel", debug.BuildInfo{Main: *dep(modulePath, "")}, "(devel)"},
+		{"another module's revision is not ours", debug.BuildInfo{Main: *dep("example.com/app", ""),
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}}}, "(devel)"},
+	} {
+		if got := moduleVersion(&c.bi); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -3,8 +3,10 @@
 package diag
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -21,8 +23,21 @@ type Reporter struct {
 	seen    map[libKey]bool
 }
 
+// Names are the analyzers a //retrylint:ignore directive can name, in
+// the order of analyzers.All (a test there keeps the two in step).
+var Names = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+
+// directiveReporter is the analyzer that reports the problems of a
+// directive as a whole (no analyzer named, an unknown name, a misspelled
+// directive), so that each is reported once, not once per analyzer.
+const directiveReporter = "retrybudget"
+
 // New returns a Reporter for the analyzer running pass. It reports
-// directives naming this analyzer that give no reason.
+// directives naming this analyzer that give no reason; the reporter of
+// directive problems (retrybudget) also reports directives that suppress
+// nothing: no analyzer named, a name that is no analyzer, the spaced
+// form "// retrylint:ignore" (a comment, not a directive: Go directives
+// have no space after the slashes) and an unknown //retrylint: verb.
 func New(pass *analysis.Pass, tests bool) *Reporter {
 	r := &Reporter{pass: pass, name: pass.Analyzer.Name, tests: tests, ignores: map[string]map[int][]string{}}
 	for _, f := range pass.Files {
@@ -32,46 +47,121 @@ func New(pass *analysis.Pass, tests bool) *Reporter {
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				text, ok := strings.CutPrefix(c.Text, "//retrylint:ignore")
-				if !ok {
-					continue
-				}
-				// A trailing comment is not a reason.
-				text, _, _ = strings.Cut(text, "//")
-				fields := strings.Fields(text)
-				if len(fields) == 0 {
-					if r.name == "retrybudget" { // report a bare directive once
-						pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: "directive",
-							Message: "retrylint:ignore directive names no analyzer and gives no reason: it suppresses nothing"})
+				if names := r.directive(c); names != nil {
+					line := pass.Fset.Position(c.Pos()).Line
+					m := r.ignores[fname]
+					if m == nil {
+						m = map[int][]string{}
+						r.ignores[fname] = m
 					}
-					continue
+					m[line] = append(m[line], names...)
 				}
-				names := strings.Split(fields[0], ",")
-				mine := false
-				for _, n := range names {
-					if n == r.name {
-						mine = true
-					}
-				}
-				if !mine {
-					continue
-				}
-				if len(fields) < 2 {
-					pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: "directive",
-						Message: "retrylint:ignore directive gives no reason: say why " + r.name + " does not apply"})
-					continue
-				}
-				line := pass.Fset.Position(c.Pos()).Line
-				m := r.ignores[fname]
-				if m == nil {
-					m = map[int][]string{}
-					r.ignores[fname] = m
-				}
-				m[line] = append(m[line], r.name)
 			}
 		}
 	}
 	return r
+}
+
+// directive parses c. It returns the analyzers c silences among those
+// this Reporter reports for (r.name or nothing), and reports what is
+// wrong with c.
+func (r *Reporter) directive(c *ast.Comment) []string {
+	body, ok := strings.CutPrefix(c.Text, "//")
+	if !ok {
+		return nil
+	}
+	trimmed := strings.TrimLeft(body, " \t")
+	if !strings.HasPrefix(trimmed, "retrylint:") {
+		return nil
+	}
+	verb, text := trimmed, ""
+	if i := strings.IndexAny(trimmed, " \t"); i >= 0 {
+		verb, text = trimmed[:i], trimmed[i:]
+	}
+	whole := r.name == directiveReporter
+	report := func(msg string, fixes ...analysis.SuggestedFix) {
+		r.pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: "directive", Message: msg, SuggestedFixes: fixes})
+	}
+	if len(trimmed) < len(body) { // "// retrylint:…"
+		if whole && verb == "retrylint:ignore" {
+			report("retrylint:ignore after a space is a comment, not a directive: it suppresses nothing; write //retrylint:ignore",
+				analysis.SuggestedFix{
+					Message:   "Remove the space after //",
+					TextEdits: []analysis.TextEdit{{Pos: c.Pos() + 2, End: c.Pos() + token.Pos(2+len(body)-len(trimmed))}},
+				})
+		}
+		return nil // prose that happens to start with "retrylint:"
+	}
+	if verb != "retrylint:ignore" {
+		if whole {
+			report(fmt.Sprintf("unknown directive //%s: it suppresses nothing; the directive is //retrylint:ignore <analyzer> <reason>", verb))
+		}
+		return nil
+	}
+	// A trailing comment is not a reason.
+	text, _, _ = strings.Cut(text, "//")
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		if whole {
+			report("retrylint:ignore directive names no analyzer and gives no reason: it suppresses nothing")
+		}
+		return nil
+	}
+	mine := false
+	for _, n := range strings.Split(fields[0], ",") {
+		switch {
+		case n == r.name:
+			mine = true
+		case whole && !slices.Contains(Names, n):
+			msg := fmt.Sprintf("retrylint:ignore directive names %q, which is no analyzer: it suppresses nothing", n)
+			if near := nearest(n); near != "" {
+				msg += "; did you mean " + near + "?"
+			} else {
+				msg += " (analyzers: " + strings.Join(Names, ", ") + ")"
+			}
+			report(msg)
+		}
+	}
+	if !mine {
+		return nil
+	}
+	if len(fields) < 2 {
+		report("retrylint:ignore directive gives no reason: say why " + r.name + " does not apply")
+		return nil
+	}
+	return []string{r.name}
+}
+
+// nearest returns the analyzer name within two edits of s, if one is.
+func nearest(s string) string {
+	best, bestDist := "", 3
+	for _, n := range Names {
+		if d := editDistance(s, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // Wants reports whether a diagnostic at pos should be reported: its

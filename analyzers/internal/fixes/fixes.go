@@ -11,6 +11,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -175,13 +176,54 @@ func CommentIn(f *ast.File, from, to token.Pos) bool {
 	return false
 }
 
+// sources caches the files the fix builders read. A builder runs once
+// per finding and reads its file each time, and pass.ReadFile goes to
+// the disk on every call: a file holding thousands of findings was read
+// thousands of times. The cache is keyed by pass, so a file is read at
+// most once per pass while it stays in the cache, and it is small and
+// bounded, so it never holds more than a few files (or their passes)
+// after their passes end.
+var sources struct {
+	sync.Mutex
+	entries [16]source
+	next    int // the entry to replace next, round robin
+}
+
+type source struct {
+	pass *analysis.Pass
+	name string
+	data []byte
+	err  error
+}
+
+// Source returns the content of the named file of the pass, as
+// pass.ReadFile does, reading it once per pass while it stays cached.
+// The caller must not modify the result.
+func Source(pass *analysis.Pass, name string) ([]byte, error) {
+	sources.Lock()
+	for _, e := range sources.entries {
+		if e.pass == pass && e.name == name {
+			sources.Unlock()
+			return e.data, e.err
+		}
+	}
+	sources.Unlock()
+	// Read outside the lock: passes of other packages need not wait.
+	data, err := pass.ReadFile(name)
+	sources.Lock()
+	sources.entries[sources.next] = source{pass, name, data, err}
+	sources.next = (sources.next + 1) % len(sources.entries)
+	sources.Unlock()
+	return data, err
+}
+
 // Indent returns the leading white space of the line holding pos.
 func Indent(pass *analysis.Pass, pos token.Pos) string {
 	tf := pass.Fset.File(pos)
 	if tf == nil {
 		return ""
 	}
-	src, err := pass.ReadFile(tf.Name())
+	src, err := Source(pass, tf.Name())
 	if err != nil {
 		return ""
 	}
@@ -206,7 +248,7 @@ func Text(pass *analysis.Pass, n ast.Node) (string, bool) {
 	if tf == nil {
 		return "", false
 	}
-	src, err := pass.ReadFile(tf.Name())
+	src, err := Source(pass, tf.Name())
 	if err != nil {
 		return "", false
 	}

@@ -1,0 +1,3 @@
+module example.com/budgetfuncs
+
+go 1.22
