@@ -7,7 +7,6 @@ import (
 
 const (
 	backoffV4 = "github.com/cenkalti/backoff/v4"
-	backoffV5 = "github.com/cenkalti/backoff/v5"
 )
 
 // expBackoff is what is known of the backoff policy of a cenkalti site.
@@ -254,7 +253,9 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 }
 
 func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if fn.Type().(*types.Signature).Recv() != nil || !is(fn, backoffV5, "", "Retry") || len(call.Args) < 2 {
+	// v7 keeps v5's API (Retry[T](ctx, op, opts...) and its options).
+	mod := fn.Pkg().Path()
+	if fn.Type().(*types.Signature).Recv() != nil || !is(fn, mod, "", "Retry") || len(call.Args) < 2 {
 		return nil
 	}
 	b := newSite(call)
@@ -269,9 +270,9 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		}
 		ofn := s.callee(oc)
 		switch {
-		case is(ofn, backoffV5, "", "WithBackOff") && len(oc.Args) == 1:
+		case is(ofn, mod, "", "WithBackOff") && len(oc.Args) == 1:
 			bo = oc.Args[0]
-		case is(ofn, backoffV5, "", "WithMaxTries") && len(oc.Args) == 1:
+		case is(ofn, mod, "", "WithMaxTries") && len(oc.Args) == 1:
 			n, ok := s.intConst(oc.Args[0])
 			if ok && n == 1 {
 				return nil // one try: not a retry site
@@ -279,12 +280,12 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			if !ok || n != 0 {
 				maxTries = true
 			}
-		case is(ofn, backoffV5, "", "WithMaxElapsedTime") && len(oc.Args) == 1:
+		case is(ofn, mod, "", "WithMaxElapsedTime") && len(oc.Args) == 1:
 			noElapsed = s.isZero(oc.Args[0])
 			elapsedAt = oc
-		case is(ofn, backoffV5, "", "WithNotify"):
+		case is(ofn, mod, "", "WithNotify"):
 		default:
-			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != backoffV5 {
+			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
 				return b.site // an option from elsewhere
 			}
 		}
@@ -292,17 +293,17 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	kind := "exponential" // the default NewExponentialBackOff, jittered
 	if bo != nil {
 		c := s.collect(bo, call.Pos())
-		p := s.cenkaltiPolicy(c, backoffV5, false)
+		p := s.cenkaltiPolicy(c, mod, false)
 		if p.kind == "" {
 			return b.site
 		}
 		kind = p.kind
-		s.cenkaltiDelay(b, p, backoffV5)
+		s.cenkaltiDelay(b, p, mod)
 	}
 	ctx, _ := s.context(call.Args[0])
 	if !maxTries && noElapsed && kind != "stop" && ctx != ctxOther && ctx != ctxUnknown {
 		i := issue(Budget, CatUnbounded, elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded)
-		if q := s.qualifier(backoffV5); q != "" {
+		if q := s.qualifier(mod); q != "" {
 			i = i.fix("Restore the default MaxElapsedTime", replace(elapsedAt.(*ast.CallExpr).Args[0], q+".DefaultMaxElapsedTime"))
 		}
 		b.add(i)

@@ -164,6 +164,7 @@ func init() {
 	libraries = []library{
 		{"github.com/cenkalti/backoff/v4", backoffV4Site},
 		{"github.com/cenkalti/backoff/v5", backoffV5Site},
+		{"github.com/cenkalti/backoff/v7", backoffV5Site},
 		{"github.com/avast/retry-go/v4", avastSite},
 		{"github.com/sethvargo/go-retry", goRetrySite},
 		{"github.com/hashicorp/go-retryablehttp", retryablehttpSite},
@@ -180,7 +181,7 @@ func init() {
 
 // modules are the module paths of the known libraries.
 var modules = []string{
-	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5",
+	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5", "github.com/cenkalti/backoff/v7",
 	"github.com/avast/retry-go/v4", "github.com/sethvargo/go-retry",
 	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2", "resty.dev/v3",
 	"github.com/failsafe-go/failsafe-go", "k8s.io/apimachinery", "k8s.io/client-go",
