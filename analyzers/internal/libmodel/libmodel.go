@@ -166,6 +166,7 @@ func init() {
 		{"github.com/cenkalti/backoff/v5", backoffV5Site},
 		{"github.com/cenkalti/backoff/v7", backoffV5Site},
 		{"github.com/avast/retry-go/v4", avastSite},
+		{"github.com/avast/retry-go/v5", avastV5Site},
 		{"github.com/sethvargo/go-retry", goRetrySite},
 		{"github.com/hashicorp/go-retryablehttp", retryablehttpSite},
 		{"github.com/go-resty/resty/v2", restyV2Site},
@@ -182,7 +183,7 @@ func init() {
 // modules are the module paths of the known libraries.
 var modules = []string{
 	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5", "github.com/cenkalti/backoff/v7",
-	"github.com/avast/retry-go/v4", "github.com/sethvargo/go-retry",
+	"github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5", "github.com/sethvargo/go-retry",
 	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2", "resty.dev/v3",
 	"github.com/failsafe-go/failsafe-go", "k8s.io/apimachinery", "k8s.io/client-go",
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2", "github.com/eapache/go-resiliency",

@@ -7,6 +7,7 @@ import (
 
 const (
 	avast   = "github.com/avast/retry-go/v4"
+	avastV5 = "github.com/avast/retry-go/v5"
 	goRetry = "github.com/sethvargo/go-retry"
 )
 
@@ -40,11 +41,41 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if !is(fn, avast, "", "Do") && !is(fn, avast, "", "DoWithData") || len(call.Args) < 1 {
 		return nil
 	}
+	return avastJudge(s, call, call, 1, avast)
+}
+
+// avastV5Site: v5 runs the operation with (*Retrier).Do or
+// (*RetrierWithData[T]).Do on a retrier built by New(opts...) or
+// NewWithData[T](opts...), here or in a variable assigned once.
+func avastV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if !is(fn, avastV5, "Retrier", "Do") && !is(fn, avastV5, "RetrierWithData", "Do") || len(call.Args) != 1 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	r, ok := s.resolve(sel.X)
+	nc, isCall := r.(*ast.CallExpr)
+	if !ok || !isCall {
+		return newSite(call).site // a retrier from elsewhere: its options are not known
+	}
+	if nfn := s.callee(nc); !is(nfn, avastV5, "", "New") && !is(nfn, avastV5, "", "NewWithData") {
+		return newSite(call).site
+	}
+	return avastJudge(s, call, nc, 0, avastV5)
+}
+
+// avastJudge judges a retry-go call: the operation is call.Args[0], the
+// options are optCall's arguments from index from on (v4: the Do call
+// itself; v5: the New call).
+func avastJudge(s *scope, call, optCall *ast.CallExpr, from int, mod string) *Site {
 	b := newSite(call)
-	opts, ok := s.options(call, 1)
+	opts, ok := s.options(optCall, from)
 	if !ok {
 		return b.site
 	}
+	throttled := false
 	var (
 		attempts   = true // the default 10 is a cap
 		attemptsAt ast.Node
@@ -53,10 +84,12 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	)
 	for _, oc := range opts {
 		ofn := s.callee(oc)
-		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != avast {
+		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
 			return b.site // an option we do not know
 		}
 		switch ofn.Name() {
+		case "WithThrottle", "WithFixedTokenBucketThrottle":
+			throttled = true // v5's token bucket: a retry budget
 		case "Attempts":
 			if len(oc.Args) == 1 {
 				n, known := s.intConst(oc.Args[0])
@@ -74,17 +107,17 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			delayType = oc
 		}
 	}
-	q := s.qualifier(avast)
+	q := s.qualifier(mod)
 	if delayType != nil && len(delayType.Args) == 1 {
 		arg := delayType.Args[0]
 		switch {
-		case s.objIs(arg, avast, "BackOffDelay"):
+		case s.objIs(arg, mod, "BackOffDelay"):
 			i := issue(Jitter, CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter: "+consNoJitter)
 			if q != "" {
 				i = i.fix("Use retry.FullJitterBackoffDelay", replace(arg, q+".FullJitterBackoffDelay"))
 			}
 			b.add(i)
-		case s.objIs(arg, avast, "FixedDelay"):
+		case s.objIs(arg, mod, "FixedDelay"):
 			b.add(issue(Sleep, CatFixedDelay, arg, "retry.DelayType(retry.FixedDelay) waits the same delay between attempts: "+consFixed))
 		}
 	}
@@ -106,16 +139,25 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if ctxOpt == nil {
 		if name := s.ctxParam(); name != "" {
 			i := issue(Deadline, CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background: "+consNoCtx)
-			if q := s.qualifier(avast); q != "" && !call.Ellipsis.IsValid() {
-				// After the operation: no other fix edits it.
-				i = i.fix("Add retry.Context("+name+")", insert(call.Args[0].End(), ", "+q+".Context("+name+")"))
+			if q := s.qualifier(mod); q != "" && !optCall.Ellipsis.IsValid() {
+				opt := q + ".Context(" + name + ")"
+				switch {
+				case from == 1: // after the operation: no other fix edits it
+					i = i.fix("Add retry.Context("+name+")", insert(call.Args[0].End(), ", "+opt))
+				case len(optCall.Args) > 0: // first of New's options
+					i = i.fix("Add retry.Context("+name+")", insert(optCall.Args[0].Pos(), opt+", "))
+				default:
+					i = i.fix("Add retry.Context("+name+")", insert(optCall.Rparen, opt))
+				}
 			}
 			b.add(i)
 		}
 	} else if ctx == ctxBackground && !attempts {
 		b.add(issue(Deadline, CatBackground, ctxOpt, "retry.Context with a context made by context.Background has no deadline: "+consBgCtx))
 	}
-	s.budgetIssue(b, "retry.Do", call.Args[0], call)
+	if !throttled {
+		s.budgetIssue(b, "retry.Do", call.Args[0], call)
+	}
 	return b.site
 }
 
