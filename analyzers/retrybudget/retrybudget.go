@@ -53,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 			reportHelper(r, s, g)
 			continue
 		}
-		if s.Shape == retryloop.ShapeHelper && helpers.grouped[s] {
+		if s.Shape == retryloop.ShapeHelper && (helpers.grouped[s] || s.HelperReported) {
 			continue // reported once for its helper
 		}
 		check(pass, r, s, decl)
@@ -75,7 +75,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result) helperSet {
 	calls := map[*types.Func][]*retryloop.Site{}
 	var order []*types.Func
 	for _, s := range res.Sites {
-		if s.Shape != retryloop.ShapeHelper || s.Remote == nil || s.Consume || len(s.Budget) > 0 || s.FuncBudget || unbounded(s) {
+		if s.Shape != retryloop.ShapeHelper || s.Remote == nil || s.Consume || len(s.Budget) > 0 || s.FuncBudget || unbounded(s) || s.HelperReported {
 			continue
 		}
 		if !includeTests && strings.HasSuffix(pass.Fset.File(s.Pos).Name(), "_test.go") {

@@ -11,14 +11,123 @@ import (
 // function known (by fact) to wait.
 func (w *walker) isWaitCall(call *ast.CallExpr) bool {
 	fn := callee(w.info, call)
-	if fn == nil {
-		return false
+	if fn == nil || isInterfaceMethod(fn) {
+		return fn == nil && w.sleepVar(call) || w.opaqueWait(call)
 	}
 	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
 		return true
 	}
 	f := w.factOf(fn)
 	return f != nil && f.Wait != nil
+}
+
+// opaqueWait reports whether a call through a function value or an
+// interface method may be a wait: it takes a time.Duration and returns
+// no error (r.pause(d), clock.Sleep(d)). Unknown is not absent.
+func (w *walker) opaqueWait(call *ast.CallExpr) bool {
+	sig, ok := w.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	if r := sig.Results(); r.Len() > 0 && isErrorType(r.At(r.Len()-1).Type()) {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isDurationType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ok = sig.Recv().Type().Underlying().(*types.Interface)
+	return ok
+}
+
+// sleepVar reports whether call goes through a function variable or field
+// that the package only ever sets to time.Sleep (r.sleep = time.Sleep in a
+// constructor, var sleep = time.Sleep): a sleep. One other value
+// anywhere (a test's fake) makes it unknown.
+func (w *walker) sleepVar(call *ast.CallExpr) bool {
+	var v *types.Var
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		v, _ = w.info.Uses[f].(*types.Var)
+	case *ast.SelectorExpr:
+		v, _ = w.info.Uses[f.Sel].(*types.Var)
+	}
+	if v == nil || v.Pkg() != w.pass.Pkg {
+		return false
+	}
+	if r, ok := w.sleepVars[v]; ok {
+		return r
+	}
+	sleeps, others := 0, 0
+	judge := func(e ast.Expr) {
+		var obj types.Object
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			obj = w.info.Uses[e]
+		case *ast.SelectorExpr:
+			obj = w.info.Uses[e.Sel]
+		}
+		if fn, ok := obj.(*types.Func); ok && isFunc(fn, "time.Sleep") {
+			sleeps++
+		} else {
+			others++
+		}
+	}
+	target := func(l ast.Expr) bool {
+		switch l := ast.Unparen(l).(type) {
+		case *ast.Ident:
+			return w.info.ObjectOf(l) == v
+		case *ast.SelectorExpr:
+			return w.info.Uses[l.Sel] == v
+		}
+		return false
+	}
+	for _, f := range w.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if target(l) {
+						if len(n.Lhs) == len(n.Rhs) {
+							judge(n.Rhs[i])
+						} else {
+							others++
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && w.info.Uses[id] == v {
+					judge(n.Value)
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if w.info.Defs[name] == v && i < len(n.Values) {
+						judge(n.Values[i])
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && target(n.X) {
+					others++
+				}
+			}
+			return true
+		})
+	}
+	r := sleeps > 0 && others == 0
+	if w.sleepVars == nil {
+		w.sleepVars = map[*types.Var]bool{}
+	}
+	w.sleepVars[v] = r
+	return r
 }
 
 // isWaitRecv reports whether receiving from x waits for a timer:
@@ -131,7 +240,7 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 	case *ast.CallExpr:
 		fn := callee(w.info, n)
 		switch {
-		case isFunc(fn, "time.Sleep"):
+		case isFunc(fn, "time.Sleep") || fn == nil && w.sleepVar(n):
 			wt := &Wait{Kind: WaitSleep, Node: n, Call: n}
 			if len(n.Args) == 1 {
 				wt.Delay = n.Args[0]
@@ -145,6 +254,10 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 			}
 			w.judgeDelay(wt)
 			return wt
+		}
+		if (fn == nil || isInterfaceMethod(fn)) && w.opaqueWait(n) {
+			// What it waits is unknown: neither absent nor fixed.
+			return &Wait{Kind: WaitHelper, Node: n, Call: n, Growth: GrowthUnknown}
 		}
 		if f := w.factOf(fn); f != nil && f.Wait != nil {
 			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: f.Wait.Cancellable}

@@ -63,6 +63,9 @@ type RetrierFact struct {
 	// helper's attempts (it consults it between them), or -1: a caller
 	// passing context.Background gets a retry with no deadline.
 	CtxParam int
+	// OwnRemote: a call in the helper's own package passes it a remote
+	// operation, so its one retrybudget finding stands at its loop there.
+	OwnRemote bool
 }
 
 // AFact marks FuncFact as an analysis fact.

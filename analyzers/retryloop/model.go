@@ -200,6 +200,9 @@ type Site struct {
 	Requests []*Request
 	// Library is the retry library's import path for ShapeLibrary sites.
 	Library string
+	// HelperReported is set on a call of a helper in another package whose
+	// missing budget is reported at the helper's loop, in its package.
+	HelperReported bool
 	// LibIssues are the findings libmodel worded for a library site; a
 	// reporting analyzer reports those of its own check.
 	LibIssues []libmodel.Issue

@@ -78,6 +78,7 @@ type walker struct {
 	cur            *fnScope             // the function being examined
 	litDepth       int                  // local closures being followed (reachesRemote)
 	polarity       map[types.Object]Tri // status-code sets judged (setPolarity)
+	sleepVars      map[*types.Var]bool  // function variables judged (sleepVar)
 	loops          []ast.Node           // loops of the current function, once computed
 	loopsFor       *fnScope
 }
@@ -165,6 +166,18 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fs := range fns {
 		w.enter(fs)
 		res.Sites = append(res.Sites, w.helperCalls(fs)...)
+	}
+	// A helper this package passes a remote operation carries its one
+	// budget finding here (SPEC): callers elsewhere learn it from the fact.
+	for _, s := range res.Sites {
+		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
+			continue
+		}
+		fn := callee(w.info, s.Node.(*ast.CallExpr)).Origin()
+		if f := w.facts[fn]; fn.Pkg() == pass.Pkg && f != nil && f.Retrier != nil && !f.Retrier.OwnRemote {
+			f.Retrier.OwnRemote = true
+			pass.ExportObjectFact(fn, f)
+		}
 	}
 	for _, f := range pass.Files {
 		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
@@ -464,7 +477,7 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		site := &Site{
 			Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
-			Ctx: Context{Attempts: DeadlineUnknown},
+			Ctx: Context{Attempts: DeadlineUnknown}, HelperReported: r.OwnRemote && fn.Pkg() != w.pass.Pkg,
 		}
 		if r.Budget {
 			site.Budget = append(site.Budget, fn.Pos())

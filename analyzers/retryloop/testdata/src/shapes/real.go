@@ -311,3 +311,37 @@ func pollDone(c *http.Client, req *http.Request) *http.Response {
 		return resp
 	}
 }
+
+// A function field the package only sets to time.Sleep is a sleep.
+type router struct {
+	sleep func(time.Duration)
+	pause func(time.Duration)
+}
+
+func newRouter() *router {
+	return &router{sleep: time.Sleep, pause: time.Sleep}
+}
+
+func (r *router) dial(addr string) net.Conn {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=none remote`
+		if c, err := net.Dial("tcp", addr); err == nil {
+			return c
+		}
+		r.sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// Look-alike: pause is set to something else too, so its wait is
+// unknown: not absent (no "retries at once"), not fixed.
+func (r *router) quiet() { r.pause = func(time.Duration) {} }
+
+func (r *router) dialPaused(addr string) net.Conn {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=unknown jitter=no ctx=none remote`
+		if c, err := net.Dial("tcp", addr); err == nil {
+			return c
+		}
+		r.pause(100 * time.Millisecond)
+	}
+	return nil
+}
