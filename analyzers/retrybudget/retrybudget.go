@@ -45,12 +45,12 @@ func run(pass *analysis.Pass) (any, error) {
 	decl := budgetDecls(pass, res)
 	helpers := helperGroups(pass, res)
 	for _, s := range res.Sites {
-		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retrybudget"))
-			continue
-		}
 		if g := helpers.at[s]; g != nil {
 			reportHelper(r, s, g)
+			continue
+		}
+		if s.Shape == retryloop.ShapeLibrary {
+			r.ReportLibrary(s.LibraryIssues("retrybudget"))
 			continue
 		}
 		if s.Shape == retryloop.ShapeHelper && (helpers.grouped[s] || s.HelperReported) {
@@ -101,6 +101,9 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result) helperSet {
 		if own := helperLoop(pass, res, fn); own != nil {
 			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own) {
 				continue // budgeted inside, or reported as unbounded there
+			}
+			if own.Shape == retryloop.ShapeLibrary && (!own.LibBudgetless || len(own.LibraryIssues("retrybudget")) > 0) {
+				continue // the library's budget, or its own finding there
 			}
 			home = own
 		}

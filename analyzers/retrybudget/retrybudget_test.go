@@ -57,6 +57,12 @@ func TestHelpers(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "helpers/lib", "helpers/use")
 }
 
+// TestLibraryHelpers: a helper handing its parameter to a retry library
+// is a generic retry helper like a hand-rolled one.
+func TestLibraryHelpers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData()+"/src/libhelpers", retrybudget.Analyzer, "./...")
+}
+
 // TestTestsOff: _test.go files are not analysed by default (SPEC).
 func TestTestsOff(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "testsoff")

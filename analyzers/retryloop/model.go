@@ -203,6 +203,10 @@ type Site struct {
 	// HelperReported is set on a call of a helper in another package whose
 	// missing budget is reported at the helper's loop, in its package.
 	HelperReported bool
+	// LibOp is the operation a library site retries, when an argument;
+	// LibBudgetless that the library call holds no budget of its own.
+	LibOp         ast.Expr
+	LibBudgetless bool
 	// LibIssues are the findings libmodel worded for a library site; a
 	// reporting analyzer reports those of its own check.
 	LibIssues []libmodel.Issue

@@ -151,7 +151,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fs := range fns {
 		w.enter(fs)
 		sites := w.findSites(fs)
-		if r := w.retrierFact(fs, sites); r != nil {
+		libSites := w.librarySites(env, fs)
+		if r := w.retrierFact(fs, sites); r != nil || fs.obj != nil && w.libRetrier(fs, libSites) != nil {
+			if r == nil {
+				r = w.libRetrier(fs, libSites)
+			}
 			f := w.facts[fs.obj]
 			if f == nil {
 				f = &FuncFact{}
@@ -161,7 +165,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fs.obj, f)
 		}
 		res.Sites = append(res.Sites, sites...)
-		res.Sites = append(res.Sites, w.librarySites(env, fs)...)
+		res.Sites = append(res.Sites, libSites...)
 	}
 	for _, fs := range fns {
 		w.enter(fs)
@@ -434,16 +438,47 @@ func (w *walker) libEnv() *libmodel.Env {
 func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 	var out []*Site
 	for _, ls := range libmodel.Sites(env, fs.file, fs.node) {
-		if len(ls.Issues) == 0 {
+		// A site without issues is kept when it retries a parameter: a
+		// helper wrapping the library, judged at its calls.
+		if len(ls.Issues) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
 			continue
 		}
 		out = append(out, &Site{
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-			Library: ls.Library, LibIssues: ls.Issues,
+			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless,
 		})
 	}
 	return out
+}
+
+// opParam returns the index of the parameter of fs that e names, or -1.
+func (w *walker) opParam(fs *fnScope, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || e == nil {
+		return -1
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return -1
+	}
+	return w.paramIndex(v, fs.typ)
+}
+
+// libRetrier describes a function that hands a parameter to a retry
+// library as the operation (backoff.Retry(ctx, op, opts...)): a generic
+// retry helper whose calls are judged through its fact. The library's
+// waits and bound are its own: unknown here.
+func (w *walker) libRetrier(fs *fnScope, sites []*Site) *RetrierFact {
+	for _, s := range sites {
+		i := w.opParam(fs, s.LibOp)
+		if i < 0 {
+			continue
+		}
+		return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
+			Bound: BoundUnknown, Budget: !s.LibBudgetless}
+	}
+	return nil
 }
 
 // isVarDecl reports whether a declaration may hold function literals

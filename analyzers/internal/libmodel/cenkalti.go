@@ -203,6 +203,7 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	b := newSite(call)
 	op, bo := call.Args[0], call.Args[1]
+	b.site.Op, b.site.Budgetless = op, true // cenkalti/backoff has no budget
 	c := s.collect(bo, call.Pos())
 	p := s.cenkaltiPolicy(c, backoffV4, true)
 	if p.kind == "" {
@@ -260,6 +261,7 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	b := newSite(call)
 	op := call.Args[1]
+	b.site.Op, b.site.Budgetless = op, true // cenkalti/backoff has no budget
 	var bo ast.Expr
 	maxTries, noElapsed := false, false
 	var elapsedAt ast.Node

@@ -94,6 +94,14 @@ type Site struct {
 	Call    *ast.CallExpr // the retry call (backoff.Retry, retry.Do, client.Do, failsafe .Get, ...)
 	Library string        // module import path, e.g. "github.com/cenkalti/backoff/v4"
 	Issues  []Issue
+	// Op is the operation the call retries, when it is an argument
+	// (backoff.Retry(ctx, op), retry.Do(op)): a helper wrapping the
+	// library may retry a function it is given.
+	Op ast.Expr
+	// Budgetless: the library call holds no budget of its own (the
+	// library has none, or none of its budget options is set); the
+	// operation may still consult one.
+	Budgetless bool
 }
 
 // Sites finds library retry sites in one function body (fn is *ast.FuncDecl

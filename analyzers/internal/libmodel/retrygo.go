@@ -71,6 +71,7 @@ func avastV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 // itself; v5: the New call).
 func avastJudge(s *scope, call, optCall *ast.CallExpr, from int, mod string) *Site {
 	b := newSite(call)
+	b.site.Op = call.Args[0]
 	opts, ok := s.options(optCall, from)
 	if !ok {
 		return b.site
@@ -158,6 +159,7 @@ func avastJudge(s *scope, call, optCall *ast.CallExpr, from int, mod string) *Si
 	if !throttled {
 		s.budgetIssue(b, "retry.Do", call.Args[0], call)
 	}
+	b.site.Budgetless = !throttled // every option seen
 	return b.site
 }
 
