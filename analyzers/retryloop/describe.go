@@ -427,6 +427,13 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 			r := &Request{Pos: call.Pos(), Send: call}
 			w.resolveRequest(r, call.Args[0], fs, node)
 			site.Requests = append(site.Requests, r)
+		case fn != nil && len(call.Args) == 1 && isNamed(w.info.TypeOf(call.Args[0]), "net/http", "Request") &&
+			w.returnsResponse(call) && w.isRemoteCall(call) && !w.writes(fn):
+			// A sender of the code base or a library handed the request
+			// (transport.Do(req)): it sends what it is given.
+			r := &Request{Pos: call.Pos(), Send: call, Via: fn}
+			w.resolveRequest(r, call.Args[0], fs, node)
+			site.Requests = append(site.Requests, r)
 		default:
 			if f := w.factOf(fn); f != nil {
 				for _, wr := range f.Writes {
@@ -439,6 +446,13 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 		}
 		return true
 	})
+}
+
+// writes reports whether fn is known to send non-idempotent requests of
+// its own.
+func (w *walker) writes(fn *types.Func) bool {
+	f := w.factOf(fn)
+	return f != nil && len(f.Writes) > 0
 }
 
 // resolveRequest finds a request's method and headers.

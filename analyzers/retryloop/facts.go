@@ -219,7 +219,9 @@ func (w *walker) computeFacts(fns []*fnScope) {
 				needs = true
 			}
 		}
-		if !needs {
+		// Requests handed to a sender this package defines are seen only
+		// once the sender's remoteness is settled: look again.
+		if !needs && !w.importsHTTP {
 			continue
 		}
 		w.enter(fs)
