@@ -81,7 +81,9 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	sig := fn.Type().(*types.Signature)
 	name := fn.Name()
-	if !oneOf(name, []string{"Do", "Get", "Head", "Post", "PostForm"}) {
+	// StandardClient hides the retrying client in a *http.Client: every
+	// send through it retries (LIBRARIES), judged here once.
+	if !oneOf(name, []string{"Do", "Get", "Head", "Post", "PostForm", "StandardClient"}) {
 		return nil
 	}
 	var cl *rhClient
@@ -135,6 +137,12 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if n, ok := s.intConst(cl.retryMax); ok && n >= 1<<20 {
 			b.add(issue(Budget, CatUnbounded, cl.retryMax, "retryablehttp RetryMax this large is no limit: "+consUnbounded))
 		}
+	}
+	if name == "StandardClient" {
+		if !cl.budget {
+			b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
+		}
+		return b.site
 	}
 
 	// The request: its method, key header and context.
