@@ -387,7 +387,30 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 
 func (w *walker) returnsResponse(call *ast.CallExpr) bool {
 	tup, ok := w.info.TypeOf(call).(*types.Tuple)
-	return ok && tup.Len() == 2 && isNamed(tup.At(0).Type(), "net/http", "Response")
+	return ok && tup.Len() == 2 && isResponse(tup.At(0).Type())
+}
+
+// isResponse reports whether t is *http.Response or a client library's
+// own response (a pointer to a struct with an integer StatusCode field,
+// sendgrid's *rest.Response): its status can name a failure.
+func isResponse(t types.Type) bool {
+	if isNamed(t, "net/http", "Response") {
+		return true
+	}
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Name() == "StatusCode" && isInt(f.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // counterCond returns the counter variable compared in a loop condition

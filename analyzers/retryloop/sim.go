@@ -640,7 +640,7 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 				} else {
 					p.vals[obj] = No
 				}
-			case isOp && isNamed(t, "net/http", "Response"):
+			case isOp && isResponse(t):
 				p.status[obj] = failing && s.mode == modeStatus
 			case isOp && isBool(t) && i == len(lhs)-1:
 				if failing {
@@ -878,7 +878,7 @@ func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
 		x = s.w.statusCopy(id)
 	}
 	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "StatusCode" || !isNamed(s.info.TypeOf(sel.X), "net/http", "Response") {
+	if !ok || sel.Sel.Name != "StatusCode" || !isResponse(s.info.TypeOf(sel.X)) {
 		return Unknown
 	}
 	o := s.obj(sel.X)
@@ -1008,7 +1008,7 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	if !ok || sel.Sel.Name != "StatusCode" {
 		return Unknown
 	}
-	if !isNamed(s.info.TypeOf(sel.X), "net/http", "Response") {
+	if !isResponse(s.info.TypeOf(sel.X)) {
 		return Unknown
 	}
 	o := s.obj(sel.X)

@@ -345,3 +345,58 @@ func (r *router) dialPaused(addr string) net.Conn {
 	}
 	return nil
 }
+
+// A client library's own response type with a StatusCode.
+type restResponse struct {
+	StatusCode int
+	Body       string
+}
+
+func sendRest(c *http.Client, req *http.Request) (*restResponse, error) {
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	return &restResponse{StatusCode: resp.StatusCode}, nil
+}
+
+func sendRestRetry(c *http.Client, req *http.Request) (*restResponse, error) {
+	for retry := 0; ; retry++ { // want `retry site: shape=bare bound=counter delay=fixed jitter=no ctx=unknown remote`
+		resp, err := sendRest(c, req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != 429 {
+			return resp, nil
+		}
+		if retry > 5 {
+			return nil, err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Look-alike: a struct whose StatusCode is a string is no status.
+type textResponse struct{ StatusCode string }
+
+func sendText(c *http.Client, req *http.Request) (*textResponse, error) {
+	if _, err := c.Do(req); err != nil {
+		return nil, err
+	}
+	return &textResponse{StatusCode: "ok"}, nil
+}
+
+func sendTextLoop(c *http.Client, req *http.Request) *textResponse {
+	for retry := 0; retry < 5; retry++ {
+		resp, err := sendText(c, req)
+		if err != nil {
+			return nil
+		}
+		if resp.StatusCode != "busy" {
+			return resp
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
