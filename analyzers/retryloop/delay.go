@@ -23,13 +23,11 @@ func (w *walker) isWaitCall(call *ast.CallExpr) bool {
 
 // opaqueWait reports whether a call through a function value or an
 // interface method may be a wait: it takes a time.Duration and returns
-// no error (r.pause(d), clock.Sleep(d)). Unknown is not absent.
+// nothing (r.pause(d), clock.Sleep(d)). Unknown is not absent. A call
+// with a result is an operation (conn.DoCache(ctx, cmd, ttl)).
 func (w *walker) opaqueWait(call *ast.CallExpr) bool {
 	sig, ok := w.info.TypeOf(call.Fun).Underlying().(*types.Signature)
-	if !ok {
-		return false
-	}
-	if r := sig.Results(); r.Len() > 0 && isErrorType(r.At(r.Len()-1).Type()) {
+	if !ok || sig.Results().Len() > 0 {
 		return false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {

@@ -400,3 +400,23 @@ func sendTextLoop(c *http.Client, req *http.Request) *textResponse {
 	}
 	return nil
 }
+
+type cache interface {
+	Get(key string, ttl time.Duration) cacheResult
+}
+
+type cacheResult struct{ err error }
+
+func (r cacheResult) Error() error { return r.err }
+
+// Look-alike: an interface method taking a duration and returning a
+// result is the operation, not a wait: the loop retries at once.
+func cachedGet(c cache, key string) cacheResult {
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown`
+		res := c.Get(key, time.Minute)
+		if err := res.Error(); err == nil {
+			return res
+		}
+	}
+	return cacheResult{}
+}
