@@ -102,6 +102,8 @@ type sim struct {
 	// ambiguous is set when a failure-status walk meets a success-class
 	// comparison (== 200, < 300): that is polling for a state, not retrying.
 	ambiguous bool
+	// codeOf maps a variable holding status.Code(err) to err.
+	codeOf map[types.Object]types.Object
 }
 
 const maxPaths = 256
@@ -685,6 +687,17 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 			}
 			continue
 		}
+		if eo := s.grpcCodeOf(r); eo != nil {
+			// code := status.Code(err): the outcome's gRPC code.
+			if s.codeOf == nil {
+				s.codeOf = map[types.Object]types.Object{}
+			}
+			s.codeOf[obj] = eo
+			if c := p.tainted[eo]; c != nil {
+				p.tainted[obj] = c
+			}
+			continue
+		}
 		if isBool(obj.Type()) {
 			p.vals[obj] = s.eval(r, p)
 			continue
@@ -930,6 +943,29 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 		}
 		return Unknown
 	}
+	// The gRPC code of an outcome: codes.OK (0) when the error is nil,
+	// unknown when it failed.
+	for _, pair := range [][2]ast.Expr{{x, y}, {y, x}} {
+		eo := s.grpcCodeOf(pair[0])
+		if eo == nil {
+			if o := s.obj(pair[0]); o != nil {
+				eo = s.codeOf[o]
+			}
+		}
+		if eo == nil {
+			continue
+		}
+		if c := p.tainted[eo]; c != nil {
+			p.observed[c] = true
+			p.obs++
+		}
+		if cv := s.info.Types[pair[1]].Value; cv != nil && p.vals[eo] == No {
+			if n, ok := constant.Int64Val(constant.ToInt(cv)); ok {
+				return b2t(n == 0)
+			}
+		}
+		return Unknown
+	}
 	// A nil error compared with a sentinel error: not equal.
 	for _, pair := range [][2]ast.Expr{{x, y}, {y, x}} {
 		if o := s.obj(pair[0]); o != nil && isErrorType(o.Type()) && s.nonNilError(pair[1]) {
@@ -943,6 +979,20 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 		}
 	}
 	return s.evalStatus(&ast.BinaryExpr{X: x, Op: token.EQL, Y: y}, p)
+}
+
+// grpcCodeOf returns the error variable e takes the gRPC code of
+// (status.Code(err)), or nil.
+func (s *sim) grpcCodeOf(e ast.Expr) types.Object {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 1 || !isFunc(callee(s.info, c), "google.golang.org/grpc/status.Code") {
+		return nil
+	}
+	o := s.obj(c.Args[0])
+	if o == nil || !isErrorType(o.Type()) {
+		return nil
+	}
+	return o
 }
 
 func isPointer(t types.Type) bool {
