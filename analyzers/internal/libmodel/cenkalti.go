@@ -2,7 +2,9 @@ package libmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strings"
 )
 
 const (
@@ -207,7 +209,13 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	c := s.collect(bo, call.Pos())
 	p := s.cenkaltiPolicy(c, backoffV4, true)
 	if p.kind == "" {
-		return b.site // configured where we cannot see
+		// Configured where we cannot follow it. When every value the
+		// variable takes here is built by the library and none is its
+		// StopBackOff, it retries; the library has no budget.
+		if s.builtBy(bo, backoffV4) {
+			s.budgetIssue(b, "backoff.Retry", op, call)
+		}
+		return b.site
 	}
 	s.cenkaltiDelay(b, p, backoffV4)
 
@@ -297,6 +305,9 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		c := s.collect(bo, call.Pos())
 		p := s.cenkaltiPolicy(c, mod, false)
 		if p.kind == "" {
+			if s.builtBy(bo, mod) {
+				s.budgetIssue(b, "backoff.Retry", op, call)
+			}
 			return b.site
 		}
 		kind = p.kind
@@ -346,4 +357,40 @@ func oneOf(s string, list []string) bool {
 		}
 	}
 	return false
+}
+
+// builtBy reports whether e is a local variable of the function every
+// assignment of which is a call into the library at pkg (a constructor or
+// wrapper: b = backoff.WithContext(b, ctx)), none of them its
+// StopBackOff, and whose address is never taken.
+func (s *scope) builtBy(e ast.Expr, pkg string) bool {
+	v := s.localVar(e)
+	if v == nil {
+		return false
+	}
+	n, ok := 0, true
+	ast.Inspect(s.body, func(nd ast.Node) bool {
+		switch nd := nd.(type) {
+		case *ast.AssignStmt:
+			for i, l := range nd.Lhs {
+				if id, isID := l.(*ast.Ident); isID && s.obj(id) == v {
+					n++
+					c, isCall := ast.Unparen(nd.Rhs[min(i, len(nd.Rhs)-1)]).(*ast.CallExpr)
+					fn := (*types.Func)(nil)
+					if isCall {
+						fn = s.callee(c)
+					}
+					if len(nd.Lhs) != len(nd.Rhs) || fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg || strings.Contains(fn.Name(), "Stop") {
+						ok = false
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, isID := nd.X.(*ast.Ident); isID && nd.Op == token.AND && s.obj(id) == v {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok && n > 0
 }

@@ -103,3 +103,28 @@ var pkgBackoff = &backoff.ExponentialBackOff{RandomizationFactor: 0, Multiplier:
 func packageVar(ctx context.Context) error {
 	return backoff.Retry(remote.Local, backoff.WithContext(pkgBackoff, ctx))
 }
+
+// The policy is reassigned, so it is not followed; every value it takes is
+// built by the library and none is its StopBackOff, so it retries, and the
+// library has no budget: a remote operation needs one.
+func reassigned(ctx context.Context) error {
+	b := backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 10)
+	b = backoff.WithContext(b, ctx)
+	return backoff.Retry(func() error { return remote.Fetch(ctx) }, b) // want `retrybudget: backoff.Retry around a remote call consults no retry budget`
+}
+
+// Look-alike: the same with local work.
+func reassignedLocal(ctx context.Context) error {
+	b := backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 10)
+	b = backoff.WithContext(b, ctx)
+	return backoff.Retry(remote.Local, b)
+}
+
+// Look-alike: one of its values may be the StopBackOff (no retries).
+func reassignedStop(ctx context.Context, off bool) error {
+	var b backoff.BackOff = backoff.NewExponentialBackOff()
+	if off {
+		b = &backoff.StopBackOff{}
+	}
+	return backoff.Retry(func() error { return remote.Fetch(ctx) }, b)
+}
