@@ -1068,7 +1068,7 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 				return true
 			}
 			u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr)
-			if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) {
+			if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) || isSignalChan(w.info.TypeOf(u.X)) {
 				return true
 			}
 			for _, l := range n.Lhs {
@@ -1124,6 +1124,19 @@ func (w *walker) mentionsError(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// isSignalChan reports whether a channel carries a signal rather than
+// work: a bool (case intentional := <-kill:).
+func isSignalChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	return isBool(ch.Elem())
 }
 
 func isInt(t types.Type) bool {

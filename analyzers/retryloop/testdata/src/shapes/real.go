@@ -420,3 +420,35 @@ func cachedGet(c cache, key string) cacheResult {
 	}
 	return cacheResult{}
 }
+
+// A bool channel received in the wait's select is a signal, not work.
+func connectKill(addr string, kill <-chan bool) net.Conn {
+	for { // want `retry site: shape=bare bound=none delay=fixed jitter=no ctx=none remote`
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			return c
+		}
+		select {
+		case <-time.After(time.Second):
+		case intentional := <-kill:
+			if intentional {
+				return nil
+			}
+		}
+	}
+}
+
+// Look-alike: a channel of work items makes a worker loop.
+func dialEach(addrs <-chan string) {
+	for {
+		select {
+		case a := <-addrs:
+			if _, err := net.Dial("tcp", a); err != nil {
+				time.Sleep(time.Second)
+				continue
+			}
+		case <-time.After(time.Minute):
+			return
+		}
+	}
+}
