@@ -184,12 +184,46 @@ func k8sWaitSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 func k8sRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	switch {
 	case is(fn, k8sRetry, "", "OnError") && len(call.Args) == 3:
-		return s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", false)
+		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", false), call.Args[2], "retry.OnError")
 	case is(fn, k8sRetry, "", "RetryOnConflict") && len(call.Args) == 2:
 		// Conflicts are not overload: no budget needed.
-		return s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", false)
+		return s.bgAttempts(s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", false), call.Args[1], "retry.RetryOnConflict")
 	}
 	return nil
+}
+
+// bgAttempts adds the deadline finding of a library that sleeps with
+// time.Sleep and takes no context, whose operation makes its calls under
+// a context.Background or TODO it creates (cs.Get(context.TODO(), ...)),
+// when no context reaches the function: nothing bounds the attempts in
+// time. A timeout in the operation is a per-attempt deadline: silent.
+func (s *scope) bgAttempts(site *Site, op ast.Expr, what string) *Site {
+	lit, ok := ast.Unparen(op).(*ast.FuncLit)
+	if !ok || site == nil || s.ctxParam() != "" {
+		return site
+	}
+	var bg *ast.CallExpr
+	timeout := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := s.callee(c)
+		switch {
+		case is(fn, "context", "", "Background") || is(fn, "context", "", "TODO"):
+			if bg == nil {
+				bg = c
+			}
+		case is(fn, "context", "", "WithTimeout") || is(fn, "context", "", "WithDeadline"):
+			timeout = true
+		}
+		return true
+	})
+	if bg != nil && !timeout {
+		site.Issues = append(site.Issues, issue(Deadline, CatBackground, bg, what+" runs its attempts under a context made by context."+s.callee(bg).Name()+", and sleeps with time.Sleep: "+consBgCtx))
+	}
+	return site
 }
 
 func (s *scope) k8sSite(call *ast.CallExpr, bo, op ast.Expr, what string, noCtx bool) *Site {

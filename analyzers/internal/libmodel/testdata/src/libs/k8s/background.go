@@ -1,0 +1,34 @@
+package k8s
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/util/retry"
+
+	"libs/remote"
+)
+
+// The attempts run under a context made here by context.TODO, and the
+// library sleeps with time.Sleep: nothing bounds them in time.
+func updateTODO() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		return remote.Fetch(context.TODO()) // want `retrydeadline: retry.RetryOnConflict runs its attempts under a context made by context.TODO`
+	})
+}
+
+// Look-alikes: the caller's context reaches the function; a per-attempt
+// timeout bounds each attempt.
+func updateCaller(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		return remote.Fetch(context.TODO())
+	})
+}
+
+func updateTimeout() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return remote.Fetch(ctx)
+	})
+}
