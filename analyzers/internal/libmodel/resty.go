@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"net/textproto"
 	"strconv"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 const (
@@ -18,10 +20,16 @@ var restySends = map[string]string{
 }
 
 func restyV2Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if site := restyConfigSite(s, call, fn, restyV2); site != nil {
+		return site
+	}
 	return restySite(s, call, fn, restyV2)
 }
 
 func restyV3Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	if site := restyConfigSite(s, call, fn, restyV3); site != nil {
+		return site
+	}
 	return restySite(s, call, fn, restyV3)
 }
 
@@ -93,7 +101,7 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	// Delay: a constant strategy, or a wait time not below the max.
 	var waitMin, waitMax ast.Expr
 	custom, timeout, ctxSet, allowNonIdem := false, false, false, false
-	hooksOpaque, budget, hooked := false, false, false
+	budget := false
 	headers := headersNoKey
 	for _, cc := range all {
 		cfn := s.callee(cc)
@@ -117,8 +125,6 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 			custom = true
 		case "AddRetryCondition", "SetRetryConditions", "AddRetryConditions":
 			custom = true // it may look at the method
-		case "AddRetryHook", "SetRetryHooks", "AddRetryHooks":
-			hooked = true // it cannot stop a retry, but may consult a budget
 		case "SetTimeout":
 			timeout = true
 		case "SetContext":
@@ -142,17 +148,8 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 		case "SetHeaders", "SetHeaderMultiValues":
 			headers = headersUnknown
 		}
-		for _, a := range cc.Args {
-			r, ok := s.resolve(a)
-			if _, isFunc := s.env.Info.TypeOf(a).Underlying().(*types.Signature); isFunc {
-				if lit, isLit := r.(*ast.FuncLit); ok && isLit {
-					if s.budgeted(lit) {
-						budget = true
-					}
-				} else if !s.isPkgObj(r) || !isLibraryPath(pkgOf(s, r)) {
-					hooksOpaque = true
-				}
-			}
+		if s.hookBudget(cc) {
+			budget = true
 		}
 	}
 	if waitMin != nil && waitMax == nil && pkg == restyV2 {
@@ -191,9 +188,100 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 			b.add(i)
 		}
 	}
-	if !budget && !hooksOpaque && !custom && !hooked {
+	// A budget is not presumed behind a retry condition or hook (SPEC):
+	// it must be visible in it or reachable through facts.
+	if !budget {
 		b.add(issue(Budget, CatNoBudget, call, name+" client retries with no retry budget: "+consNoBudget))
 	}
+	return b.site
+}
+
+// hookBudget reports whether a configuration call hands resty a function
+// that consults a budget: a literal that does, or a call (a hook
+// constructor) that does through facts.
+func (s *scope) hookBudget(cc *ast.CallExpr) bool {
+	for _, a := range cc.Args {
+		if _, isFunc := s.env.Info.TypeOf(a).Underlying().(*types.Signature); !isFunc {
+			continue
+		}
+		r, ok := s.resolve(a)
+		if !ok {
+			continue
+		}
+		switch r := r.(type) {
+		case *ast.FuncLit:
+			if s.budgeted(r) {
+				return true
+			}
+		case *ast.CallExpr:
+			if s.budgeted(r) {
+				return true
+			}
+		case *ast.Ident:
+			if fn, ok := s.obj(r).(*types.Func); ok {
+				if body := s.declBody(fn); body != nil && s.budgeted(body) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// restyConfigSite judges retries switched on for a client the function
+// does not own (a field, c.resty.SetRetryCount(n), or a parameter): every
+// request through that client elsewhere retries, so the budget is judged
+// here, over this configuration chain.
+func restyConfigSite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
+	if !is(fn, pkg, "Client", "SetRetryCount") || len(call.Args) != 1 {
+		return nil
+	}
+	if n, ok := s.intConst(call.Args[0]); !ok || n <= 0 {
+		return nil // off, or a count from configuration: nothing to judge
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	// A client of this function (resty.New() here) is judged at its sends.
+	root := ast.Unparen(sel.X)
+	for {
+		c, ok := root.(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		cs, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		root = ast.Unparen(cs.X)
+	}
+	if v := s.localVar(root); v != nil && !s.isParam(v) {
+		return nil
+	}
+	if id, ok := root.(*ast.Ident); ok {
+		if _, isPkg := s.obj(id).(*types.PkgName); isPkg {
+			return nil // resty.New().SetRetryCount(n): a client made here
+		}
+	}
+	b := newSite(call)
+	// The chain around the call: c.resty.SetRetryCount(n).AddRetryCondition(f)...
+	path, _ := astutil.PathEnclosingInterval(s.file, call.Pos(), call.End())
+	for i := 1; i+1 < len(path); i++ {
+		ps, ok := path[i].(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		pc, ok := path[i+1].(*ast.CallExpr)
+		if !ok || pc.Fun != ps {
+			break
+		}
+		if s.hookBudget(pc) {
+			return b.site
+		}
+		i++
+	}
+	b.add(issue(Budget, CatNoBudget, call, "resty client retries with no retry budget: "+consNoBudget))
 	return b.site
 }
 

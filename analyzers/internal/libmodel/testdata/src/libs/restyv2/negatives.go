@@ -18,10 +18,11 @@ func configured(ctx context.Context, n int) error {
 	return err
 }
 
-// The key set on the client (every request carries one).
+// The key set on the client (every request carries one): silent on
+// idempotency; a retry condition is no budget (SPEC).
 func clientKey(ctx context.Context, key string) error {
 	client := resty.New().SetRetryCount(2).SetHeader("Idempotency-Key", key).
 		AddRetryCondition(func(r *resty.Response, err error) bool { return err != nil })
-	_, err := client.R().SetContext(ctx).Patch("http://example.com")
+	_, err := client.R().SetContext(ctx).Patch("http://example.com") // want `retrybudget: resty client retries with no retry budget`
 	return err
 }

@@ -7,17 +7,19 @@ import (
 	"resty.dev/v3"
 )
 
-// Safe: v3 does not retry POST unless allowed.
+// Safe on idempotency: v3 does not retry POST unless allowed. A retry
+// condition is no budget (SPEC): that finding stands.
 func safePost(ctx context.Context) error {
 	client := resty.New().SetRetryCount(3).AddRetryConditions(func(r *resty.Response, err error) bool { return err != nil })
-	_, err := client.R().SetContext(ctx).Post("http://example.com")
+	_, err := client.R().SetContext(ctx).Post("http://example.com") // want `retrybudget: resty v3 client retries with no retry budget`
 	return err
 }
 
-// Safe: non-idempotent retries allowed, with a key.
+// Safe on idempotency: non-idempotent retries allowed, with a key; a
+// hook is no budget.
 func safeKey(ctx context.Context) error {
 	client := resty.New().SetRetryCount(3).SetRetryAllowNonIdempotent(true).AddRetryHooks(func(r *resty.Response, err error) {})
-	_, err := client.R().SetContext(ctx).SetHeader("X-Idempotency-Key", "k").Patch("http://example.com")
+	_, err := client.R().SetContext(ctx).SetHeader("X-Idempotency-Key", "k").Patch("http://example.com") // want `retrybudget: resty v3 client retries with no retry budget`
 	return err
 }
 
@@ -35,6 +37,6 @@ func requestLevel(ctx context.Context) error {
 
 func constant(ctx context.Context) error {
 	client := resty.New().SetRetryCount(3).SetRetryDelayStrategy(resty.RetryConstantDelayStrategy(time.Second)) // want `retrysleep: resty v3 RetryConstantDelayStrategy waits the same delay`
-	_, err := client.R().SetContext(ctx).Get("http://example.com")
+	_, err := client.R().SetContext(ctx).Get("http://example.com")                                              // want `retrybudget: resty v3 client retries with no retry budget`
 	return err
 }
