@@ -88,6 +88,9 @@ func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
 			best = w.outerContext(outer)
 		}
 	}
+	if stop == nil {
+		stop = w.stopField(fs, node)
+	}
 	site.Ctx.InScope, site.Ctx.StopChan = best, stop
 
 	// The deadline the attempts run under.
@@ -695,4 +698,44 @@ func (w *walker) backgroundArg(e ast.Expr) *ast.CallExpr {
 		return nil
 	}
 	return probe.Ctx.BackgroundCall
+}
+
+// stopField returns a stop channel held in a field that the site itself
+// mentions (passes it on, receives from it): an input the loop could be
+// told to stop by. One the function closes or sends on is its output.
+func (w *walker) stopField(fs *fnScope, node ast.Node) *types.Var {
+	var field *types.Var
+	ast.Inspect(node, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && field == nil {
+			if v, ok := w.info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && isStopChan(v.Type()) {
+				field = v
+			}
+		}
+		return field == nil
+	})
+	if field == nil {
+		return nil
+	}
+	output := false
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if sel, ok := ast.Unparen(n.Chan).(*ast.SelectorExpr); ok && w.info.Uses[sel.Sel] == field {
+				output = true
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+				if _, isBuiltin := w.info.Uses[id].(*types.Builtin); isBuiltin {
+					if sel, ok := ast.Unparen(n.Args[0]).(*ast.SelectorExpr); ok && w.info.Uses[sel.Sel] == field {
+						output = true
+					}
+				}
+			}
+		}
+		return !output
+	})
+	if output {
+		return nil
+	}
+	return field
 }
