@@ -197,6 +197,19 @@ func TestStandalone(t *testing.T) {
 	}
 }
 
+// TestOutsideModule: the go command's own words, not go/packages' wrapping.
+func TestOutsideModule(t *testing.T) {
+	need(t, retrylint)
+	t.Parallel()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, outside, retrylint, "."); r.code != 1 || !strings.HasPrefix(r.stderr, "retrylint: go: go.mod file not found") || strings.Contains(r.stderr, "stderr:") {
+		t.Errorf("outside a module: got %+v", r)
+	}
+}
+
 // TestProtocol checks what go vet asks before running a vet tool.
 func TestProtocol(t *testing.T) {
 	need(t, retrylint)

@@ -144,6 +144,9 @@ func TestBadInput(t *testing.T) {
 	writeFile(t, filepath.Join(syntaxErr, "p", "p.go"), "package p\n\nfunc F() {\n\tx :=\n}\n")
 	typeErr := fixture(t, "typeerr")
 	writeFile(t, filepath.Join(typeErr, "empty.json"), `{"version": 1, "findings": []}`)
+	emptyFile := t.TempDir()
+	writeFile(t, filepath.Join(emptyFile, "go.mod"), "module example.com/emptyfile\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(emptyFile, "p", "p.go"), "")
 	clean := fixture(t, "clean")
 	writeFile(t, filepath.Join(clean, "bad.json"), `{"version": 1, "findings": [`)
 	writeFile(t, filepath.Join(clean, "nohash.json"), `{"version": 1, "findings": [{"analyzer": "sleeptest"}]}`)
@@ -156,6 +159,7 @@ func TestBadInput(t *testing.T) {
 		want string // in the stderr line
 	}{
 		{"syntax error", syntaxErr, []string{"./..."}, "p/p.go:5:1: expected operand"},
+		{"empty file", emptyFile, []string{"./..."}, "p/p.go:1:1: expected 'package', found 'EOF'"},
 		{"type error", typeErr, []string{"./..."}, `p/p.go:4:23: cannot use "one"`},
 		{"type error, json", typeErr, []string{"-json", "./..."}, `p/p.go:4:23: cannot use "one"`},
 		{"type error, sarif", typeErr, []string{"-format", "sarif", "./..."}, `p/p.go:4:23: cannot use "one"`},

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -136,7 +137,13 @@ func (d *run) load() ([]*packages.Package, error) {
 	}
 	pkgs, err := packages.Load(cfg, d.opts.patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("loading packages: %s", firstLine(err.Error()))
+		// go/packages wraps the go command's own words ("err: exit
+		// status 1: stderr: go: go.mod file not found ..."): print those.
+		msg := err.Error()
+		if _, stderr, ok := strings.Cut(msg, "stderr: "); ok && strings.TrimSpace(stderr) != "" {
+			return nil, errors.New(firstLine(stderr))
+		}
+		return nil, fmt.Errorf("loading packages: %s", firstLine(msg))
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(d.opts.patterns, " "))
@@ -221,9 +228,9 @@ func (d *run) packageError(p *packages.Package) string {
 		switch {
 		case e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# "):
 			return 4 // compiler output repeating the errors below
-		case e.Kind == packages.ParseError:
-			return 0
 		case e.Kind == packages.ListError:
+			return 0 // what go itself prints (an empty file: expected 'package')
+		case e.Kind == packages.ParseError:
 			return 1
 		case e.Kind == packages.TypeError:
 			return 2
