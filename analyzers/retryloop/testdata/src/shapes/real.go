@@ -452,3 +452,41 @@ func dialEach(addrs <-chan string) {
 		}
 	}
 }
+
+// Accepting on your own listener is not a retry (SPEC), whatever delay
+// the loop grows on a temporary error.
+func serveListener(lis net.Listener, handle func(net.Conn)) error {
+	var tempDelay time.Duration
+	for {
+		c, err := lis.Accept()
+		if err != nil {
+			if tempDelay == 0 {
+				tempDelay = 5 * time.Millisecond
+			} else {
+				tempDelay *= 2
+			}
+			time.Sleep(tempDelay)
+			continue
+		}
+		tempDelay = 0
+		go handle(c)
+	}
+}
+
+// Look-alike: dialing out with the same shape is a retry.
+func dialGrow(addr string) net.Conn {
+	var delay time.Duration
+	for { // want `retry site: shape=bare bound=none delay=growing jitter=no ctx=none remote`
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			if delay == 0 {
+				delay = 5 * time.Millisecond
+			} else {
+				delay *= 2
+			}
+			time.Sleep(delay)
+			continue
+		}
+		return c
+	}
+}
