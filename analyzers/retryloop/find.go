@@ -916,6 +916,9 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	if len(ops) == 0 {
 		return nil
 	}
+	if w.gotoFailover(rest, lbl, ops) {
+		return nil
+	}
 	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
 	site := w.simulate(s, rest)
 	if site == nil || site.Consume {
@@ -927,6 +930,73 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	site.Bound, site.BoundPos = w.bodyBound(blk, blk)
 	w.describe(site, fs, blk, blk)
 	return site
+}
+
+// gotoFailover reports whether every jump back to the label first moves
+// an operation's argument to something else (mode = SSLModeDisable; goto
+// restart): each attempt targets another configuration, which is
+// failover, not retry (SPEC).
+func (w *walker) gotoFailover(rest []ast.Stmt, lbl *types.Label, ops map[*ast.CallExpr]bool) bool {
+	jumps, moved := 0, 0
+	var visit func(list []ast.Stmt)
+	visit = func(list []ast.Stmt) {
+		for i, st := range list {
+			if b, ok := st.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && w.info.Uses[b.Label] == lbl {
+				jumps++
+				if w.movesArgument(list[:i], ops) {
+					moved++
+				}
+				continue
+			}
+			ast.Inspect(st, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.BlockStmt:
+					visit(n.List)
+					return false
+				case *ast.CaseClause:
+					visit(n.Body)
+					return false
+				case *ast.CommClause:
+					visit(n.Body)
+					return false
+				}
+				return true
+			})
+		}
+	}
+	visit(rest)
+	return jumps > 0 && moved == jumps
+}
+
+// movesArgument reports whether the statements assign a variable that an
+// operation takes as an argument.
+func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) bool {
+	for _, st := range stmts {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok == token.DEFINE {
+			continue
+		}
+		for _, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v, ok := w.info.Uses[id].(*types.Var)
+			if !ok {
+				continue
+			}
+			for op := range ops {
+				for _, a := range op.Args {
+					if refersTo(w.info, a, v) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // recursionSite classifies a function that calls itself after a failure.

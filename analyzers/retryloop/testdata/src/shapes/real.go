@@ -490,3 +490,35 @@ func dialGrow(addr string) net.Conn {
 		return c
 	}
 }
+
+func dialMode(addr string, tls bool) (net.Conn, error) {
+	if tls {
+		return net.Dial("tcp", addr+":443")
+	}
+	return net.Dial("tcp", addr+":80")
+}
+
+// Failover written as goto: each jump first moves the call to another
+// configuration (TLS, then plain): not a retry.
+func connectPrefer(addr string) (net.Conn, error) {
+	tls := true
+restart:
+	c, err := dialMode(addr, tls)
+	if err != nil && tls {
+		tls = false
+		goto restart
+	}
+	return c, err
+}
+
+// Look-alike: the same goto without moving anything is a retry.
+func connectAgain(addr string) (net.Conn, error) {
+	tries := 0
+restart:
+	c, err := dialMode(addr, true)
+	if err != nil && tries < 3 {
+		tries++
+		goto restart // want `retry site: shape=goto bound=counter delay=absent jitter=no ctx=unknown remote`
+	}
+	return c, err
+}
