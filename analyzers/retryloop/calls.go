@@ -273,41 +273,91 @@ func (w *walker) localFunc(e ast.Expr) *ast.FuncLit {
 }
 
 // soleValue returns the value a local variable is given when body
-// assigns it exactly once (and never takes its address), or nil.
+// assigns it exactly once and nothing else can change it, or nil.
 func (w *walker) soleValue(v *types.Var, body ast.Node) ast.Expr {
-	var val ast.Expr
-	n := 0
-	ast.Inspect(body, func(nd ast.Node) bool {
-		switch nd := nd.(type) {
-		case *ast.AssignStmt:
-			for i, l := range nd.Lhs {
-				if w.isVar(l, v) {
-					n++
-					if len(nd.Lhs) == len(nd.Rhs) {
-						val = nd.Rhs[i]
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range nd.Names {
-				if w.info.Defs[name] == v {
-					n++
-					if i < len(nd.Values) {
-						val = nd.Values[i]
-					}
-				}
-			}
-		case *ast.UnaryExpr:
-			if nd.Op == token.AND && w.isVar(nd.X, v) {
-				n += 2 // its address escapes: anything may be stored
-			}
-		}
-		return true
-	})
-	if n != 1 {
+	vals, ok := w.valuesOf(v, body)
+	if !ok || len(vals) != 1 {
 		return nil
 	}
-	return val
+	return vals[0]
+}
+
+// valuesOf returns every value the nodes give v: the right-hand side of
+// each plain assignment, the initialiser of its declaration (nil for a
+// declaration without one), and, for a field, the value keyed by it in a
+// composite literal. ok is false when a change cannot be seen: a tuple
+// assignment, an operator assignment, v[k] = x, ++/--, a range variable,
+// or its address taken.
+func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok bool) {
+	ok = true
+	target := func(l ast.Expr) bool {
+		switch l := ast.Unparen(l).(type) {
+		case *ast.Ident:
+			return w.info.ObjectOf(l) == v
+		case *ast.SelectorExpr:
+			return w.info.Uses[l.Sel] == v
+		}
+		return false
+	}
+	for _, node := range nodes {
+		ast.Inspect(node, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if ix, isIndex := ast.Unparen(l).(*ast.IndexExpr); isIndex && target(ix.X) {
+						ok = false
+					}
+					if !target(l) {
+						continue
+					}
+					if len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+						ok = false
+					} else {
+						vals = append(vals, n.Rhs[i])
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if w.info.Defs[name] == v {
+						if i < len(n.Values) {
+							vals = append(vals, n.Values[i])
+						} else if len(n.Values) == 0 {
+							vals = append(vals, nil)
+						} else {
+							ok = false // var a, b = f()
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, isID := n.Key.(*ast.Ident); isID && v.IsField() && w.info.Uses[id] == v {
+					vals = append(vals, n.Value)
+				}
+			case *ast.IncDecStmt:
+				if target(n.X) {
+					ok = false
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil && target(n.Key) || n.Value != nil && target(n.Value) {
+					ok = false
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && target(n.X) {
+					ok = false // its address escapes: anything may be stored
+				}
+			}
+			return true
+		})
+	}
+	return vals, ok
+}
+
+// packageFiles returns the package's files as nodes for valuesOf.
+func (w *walker) packageFiles() []ast.Node {
+	ns := make([]ast.Node, len(w.pass.Files))
+	for i, f := range w.pass.Files {
+		ns[i] = f
+	}
+	return ns
 }
 
 // reachesRemote reports whether a function literal makes a remote call,

@@ -65,8 +65,12 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 	if r, ok := w.sleepVars[v]; ok {
 		return r
 	}
+	vals, ok := w.valuesOf(v, w.packageFiles()...)
 	sleeps, others := 0, 0
-	judge := func(e ast.Expr) {
+	for _, e := range vals {
+		if e == nil {
+			continue // a declaration without a value: nil until set
+		}
 		var obj types.Object
 		switch e := ast.Unparen(e).(type) {
 		case *ast.Ident:
@@ -74,51 +78,14 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 		case *ast.SelectorExpr:
 			obj = w.info.Uses[e.Sel]
 		}
-		if fn, ok := obj.(*types.Func); ok && isFunc(fn, "time.Sleep") {
+		if fn, isFn := obj.(*types.Func); isFn && isFunc(fn, "time.Sleep") {
 			sleeps++
 		} else {
 			others++
 		}
 	}
-	target := func(l ast.Expr) bool {
-		switch l := ast.Unparen(l).(type) {
-		case *ast.Ident:
-			return w.info.ObjectOf(l) == v
-		case *ast.SelectorExpr:
-			return w.info.Uses[l.Sel] == v
-		}
-		return false
-	}
-	for _, f := range w.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if target(l) {
-						if len(n.Lhs) == len(n.Rhs) {
-							judge(n.Rhs[i])
-						} else {
-							others++
-						}
-					}
-				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && w.info.Uses[id] == v {
-					judge(n.Value)
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					if w.info.Defs[name] == v && i < len(n.Values) {
-						judge(n.Values[i])
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND && target(n.X) {
-					others++
-				}
-			}
-			return true
-		})
+	if !ok {
+		others++
 	}
 	r := sleeps > 0 && others == 0
 	if w.sleepVars == nil {
@@ -158,43 +125,19 @@ func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
 	if _, ok := v.Type().Underlying().(*types.Chan); !ok {
 		return nil, false
 	}
+	vals, ok := w.valuesOf(v, w.cur.body)
 	var delays []ast.Expr
-	other := false
-	check := func(r ast.Expr) {
-		r = ast.Unparen(r)
-		if c, ok := r.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.After") && len(c.Args) == 1 {
+	other := !ok
+	for _, r := range vals {
+		if r == nil || isNil(ast.Unparen(r)) {
+			continue
+		}
+		if c, isCall := ast.Unparen(r).(*ast.CallExpr); isCall && isFunc(callee(w.info, c), "time.After") && len(c.Args) == 1 {
 			delays = append(delays, c.Args[0])
-			return
+			continue
 		}
-		if !isNil(r) {
-			other = true
-		}
+		other = true
 	}
-	ast.Inspect(w.cur.body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if w.isVar(l, v) {
-					if len(n.Lhs) != len(n.Rhs) {
-						other = true
-					} else {
-						check(n.Rhs[i])
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if w.info.Defs[name] == v && i < len(n.Values) {
-					check(n.Values[i])
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && w.isVar(n.X, v) {
-				other = true
-			}
-		}
-		return true
-	})
 	if other || len(delays) == 0 {
 		return nil, false
 	}

@@ -34,63 +34,48 @@ func (w *walker) setPolarity(m ast.Expr) Tri {
 	if t, ok := w.polarity[v]; ok {
 		return t
 	}
+	// Every value the set is given must be a literal the polarity can be
+	// read from: a map copied in from elsewhere (built from the user's
+	// codes), a v[k] = x or an escaping address make it unknown.
+	vals, ok := w.valuesOf(v, w.packageFiles()...)
 	res, seen := Unknown, false
-	judge := func(e ast.Expr) {
-		lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-		if !ok {
-			return // another map, copied in: says nothing
+	judge := func(e ast.Expr) bool {
+		lit, isLit := ast.Unparen(e).(*ast.CompositeLit)
+		if !isLit {
+			return false
 		}
 		for _, el := range lit.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				res, seen = Unknown, true
-				return
+			kv, isKV := el.(*ast.KeyValueExpr)
+			if !isKV {
+				return false
 			}
-			k, ok := w.intConst(kv.Key)
-			if !ok || !isTrue(w.info, kv.Value) {
-				res, seen = Unknown, true
-				return
+			k, known := w.intConst(kv.Key)
+			if !known || !isTrue(w.info, kv.Value) {
+				return false
 			}
 			t := b2t(k >= 400)
 			if k < 400 && (k < 200 || k >= 300) {
-				t = Unknown
+				return false
 			}
 			if !seen {
 				res, seen = t, true
 			} else if res != t {
-				res = Unknown
+				return false
 			}
 		}
+		return true
 	}
-	for _, f := range w.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && w.info.Uses[id] == v {
-					judge(n.Value)
-				}
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					var lo types.Object
-					switch l := l.(type) {
-					case *ast.Ident:
-						lo = w.info.ObjectOf(l)
-					case *ast.SelectorExpr:
-						lo = w.info.Uses[l.Sel]
-					}
-					if lo == v && len(n.Lhs) == len(n.Rhs) {
-						judge(n.Rhs[i])
-					}
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					if w.info.Defs[name] == v && i < len(n.Values) {
-						judge(n.Values[i])
-					}
-				}
-			}
-			return true
-		})
+	for _, e := range vals {
+		if e == nil {
+			continue // declared empty (nil): lookups say false until set
+		}
+		if !judge(e) {
+			ok = false
+			break
+		}
+	}
+	if !ok || !seen {
+		res = Unknown
 	}
 	w.polarity[v] = res
 	return res

@@ -959,10 +959,8 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 			p.observed[c] = true
 			p.obs++
 		}
-		if cv := s.info.Types[pair[1]].Value; cv != nil && p.vals[eo] == No {
-			if n, ok := constant.Int64Val(constant.ToInt(cv)); ok {
-				return b2t(n == 0)
-			}
+		if n, ok := s.w.intConst(pair[1]); ok && p.vals[eo] == No {
+			return b2t(n == 0)
 		}
 		return Unknown
 	}

@@ -522,3 +522,107 @@ restart:
 	}
 	return c, err
 }
+
+var mixedCodes = map[int]bool{503: true}
+
+func init() { mixedCodes[200] = true }
+
+// Look-alike: the set is changed by an index assignment too, so what it
+// holds is not read from its literal: unknown, no decision.
+func sendMixed(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if !mixedCodes[resp.StatusCode] {
+			return resp, nil
+		}
+		resp.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, nil
+}
+
+type codeClient struct{ retryOn map[int]bool }
+
+func newCodeClient(codes []int) *codeClient {
+	set := map[int]bool{}
+	for _, c := range codes {
+		set[c] = true
+	}
+	return &codeClient{retryOn: set}
+}
+
+// Look-alike: a set built from the caller's codes: unknown.
+func (cc *codeClient) send(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if !cc.retryOn[resp.StatusCode] {
+			return resp, nil
+		}
+		resp.Body.Close()
+		time.Sleep(time.Second)
+	}
+	return nil, nil
+}
+
+// A local closure assigned once is followed: its call is remote.
+func pingOnce(c *http.Client, url string) error {
+	call := func() error {
+		resp, err := c.Get(url)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+		if err := call(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+// Look-alike: the closure is reassigned, so which one runs is unknown:
+// not remote.
+func pingSwitch(c *http.Client, url string, dry bool) error {
+	call := func() error {
+		resp, err := c.Get(url)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if dry {
+		call = func() error { return nil }
+	}
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown`
+		if err := call(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+// Look-alike: the channel holds a timer or the caller's events, so a
+// receive from it is not judged a timer wait (what it waits is not seen).
+func lockOrEvent(acquire func() error, events <-chan time.Time, stop <-chan struct{}) {
+	retry := time.After(time.Second)
+	for i := 0; i < 5; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown consulted`
+		if err := acquire(); err == nil {
+			return
+		}
+		select {
+		case <-retry:
+		case <-stop:
+			return
+		}
+		retry = events
+	}
+}
