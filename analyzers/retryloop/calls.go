@@ -291,13 +291,10 @@ func (w *walker) soleValue(v *types.Var, body ast.Node) ast.Expr {
 func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok bool) {
 	ok = true
 	target := func(l ast.Expr) bool {
-		switch l := ast.Unparen(l).(type) {
-		case *ast.Ident:
-			return w.info.ObjectOf(l) == v
-		case *ast.SelectorExpr:
-			return w.info.Uses[l.Sel] == v
+		if id, isID := ast.Unparen(l).(*ast.Ident); isID {
+			return w.info.ObjectOf(id) == v // := defines it
 		}
-		return false
+		return w.usedObj(l) == v
 	}
 	for _, node := range nodes {
 		ast.Inspect(node, func(n ast.Node) bool {
@@ -349,6 +346,17 @@ func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok 
 		})
 	}
 	return vals, ok
+}
+
+// usedObj returns the object a name or a selector (x.f, pkg.F) refers to.
+func (w *walker) usedObj(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return w.info.Uses[e]
+	case *ast.SelectorExpr:
+		return w.info.Uses[e.Sel]
+	}
+	return nil
 }
 
 // packageFiles returns the package's files as nodes for valuesOf.

@@ -52,13 +52,7 @@ func isInterfaceMethod(fn *types.Func) bool {
 // constructor, var sleep = time.Sleep): a sleep. One other value
 // anywhere (a test's fake) makes it unknown.
 func (w *walker) sleepVar(call *ast.CallExpr) bool {
-	var v *types.Var
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		v, _ = w.info.Uses[f].(*types.Var)
-	case *ast.SelectorExpr:
-		v, _ = w.info.Uses[f.Sel].(*types.Var)
-	}
+	v, _ := w.usedObj(call.Fun).(*types.Var)
 	if v == nil || v.Pkg() != w.pass.Pkg {
 		return false
 	}
@@ -71,14 +65,7 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 		if e == nil {
 			continue // a declaration without a value: nil until set
 		}
-		var obj types.Object
-		switch e := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = w.info.Uses[e]
-		case *ast.SelectorExpr:
-			obj = w.info.Uses[e.Sel]
-		}
-		if fn, isFn := obj.(*types.Func); isFn && isFunc(fn, "time.Sleep") {
+		if fn, isFn := w.usedObj(e).(*types.Func); isFn && isFunc(fn, "time.Sleep") {
 			sleeps++
 		} else {
 			others++

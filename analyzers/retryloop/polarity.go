@@ -17,14 +17,7 @@ import (
 // literal it is built from holds failure codes only (a set of retryable
 // codes), No when they hold only 2xx codes, Unknown otherwise.
 func (w *walker) setPolarity(m ast.Expr) Tri {
-	var obj types.Object
-	switch m := ast.Unparen(m).(type) {
-	case *ast.Ident:
-		obj = w.info.Uses[m]
-	case *ast.SelectorExpr:
-		obj = w.info.Uses[m.Sel]
-	}
-	v, ok := obj.(*types.Var)
+	v, ok := w.usedObj(m).(*types.Var)
 	if !ok || v.Pkg() != w.pass.Pkg {
 		return Unknown
 	}

@@ -152,10 +152,11 @@ func run(pass *analysis.Pass) (any, error) {
 		w.enter(fs)
 		sites := w.findSites(fs)
 		libSites := w.librarySites(env, fs)
-		if r := w.retrierFact(fs, sites); r != nil || fs.obj != nil && w.libRetrier(fs, libSites) != nil {
-			if r == nil {
-				r = w.libRetrier(fs, libSites)
-			}
+		r := w.retrierFact(fs, sites)
+		if r == nil && fs.obj != nil {
+			r = w.libRetrier(fs, libSites) // a helper around a retry library
+		}
+		if r != nil {
 			f := w.facts[fs.obj]
 			if f == nil {
 				f = &FuncFact{}
@@ -177,7 +178,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
 			continue
 		}
-		fn := callee(w.info, s.Node.(*ast.CallExpr)).Origin()
+		fn := callee(w.info, s.Node.(*ast.CallExpr))
+		if fn == nil {
+			continue
+		}
+		fn = fn.Origin()
 		if f := w.facts[fn]; fn.Pkg() == pass.Pkg && f != nil && f.Retrier != nil && !f.Retrier.OwnRemote {
 			f.Retrier.OwnRemote = true
 			pass.ExportObjectFact(fn, f)
