@@ -8,10 +8,11 @@ import (
 	"github.com/retrylint/retrylint/analyzers/retrydeadline"
 	"github.com/retrylint/retrylint/analyzers/retryidempotency"
 	"github.com/retrylint/retrylint/analyzers/retryjitter"
+	"github.com/retrylint/retrylint/analyzers/retrynested"
 	"github.com/retrylint/retrylint/analyzers/retrysleep"
 )
 
-// All returns the five reporting analyzers in a fixed order.
+// All returns the six reporting analyzers in a fixed order.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retrybudget.Analyzer,
@@ -19,5 +20,6 @@ func All() []*analysis.Analyzer {
 		retrysleep.Analyzer,
 		retryidempotency.Analyzer,
 		retrydeadline.Analyzer,
+		retrynested.Analyzer,
 	}
 }

@@ -23,7 +23,7 @@ import (
 	"testing"
 )
 
-var analyzerNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+var analyzerNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline", "retrynested"}
 
 // golangci returns the path of the golangci-lint binary under test.
 func golangci(t *testing.T) string {

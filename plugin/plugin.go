@@ -1,13 +1,13 @@
 // Package plugin registers the retrylint analyzers as golangci-lint v2
 // module plugins.
 //
-// Six plugins are registered; configure either the first or the others:
+// Seven plugins are registered; configure either the first or the others:
 //
 //   - "retrylint" runs the whole suite as one golangci-lint linter. Its
 //     issues read "retrysleep: … (retrylint)", and //nolint:retrylint
-//     silences all five analyzers on a line.
-//   - "retrybudget", "retryjitter", "retrysleep", "retryidempotency" and
-//     "retrydeadline" run one analyzer each, as a linter of the same name.
+//     silences all six analyzers on a line.
+//   - "retrybudget", "retryjitter", "retrysleep", "retryidempotency",
+//     "retrydeadline" and "retrynested" run one analyzer each, as a linter of the same name.
 //     Their issues read "… (retrysleep)", and everything golangci-lint keys
 //     on linter names works per analyzer: //nolint:retrysleep, --enable-only,
 //     linters.exclusions.rules.
@@ -20,7 +20,7 @@
 //
 // Settings of "retrylint", under linters.settings.custom.retrylint.settings:
 //
-//	enable:  [retrybudget, retryjitter]  # default: all five
+//	enable:  [retrybudget, retryjitter]  # default: all six
 //	disable: [retrydeadline]             # wins over enable
 //	retrybudget:
 //	  tests: false                       # every analyzer has tests (default false)
@@ -85,6 +85,7 @@ type Settings struct {
 	RetrySleep       any `json:"retrysleep"`
 	RetryIdempotency any `json:"retryidempotency"`
 	RetryDeadline    any `json:"retrydeadline"`
+	RetryNested      any `json:"retrynested"`
 }
 
 // CommonSettings are the options every analyzer has: the settings of
@@ -248,6 +249,7 @@ func New(conf any) (register.LinterPlugin, error) {
 		"retrysleep":       s.RetrySleep,
 		"retryidempotency": s.RetryIdempotency,
 		"retrydeadline":    s.RetryDeadline,
+		"retrynested":      s.RetryNested,
 	}
 	var enabled []*analysis.Analyzer
 	decoded := map[string]any{}

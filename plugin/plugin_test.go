@@ -69,7 +69,7 @@ func flagOf(t *testing.T, analyzer, name string) string {
 	return ""
 }
 
-var allNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+var allNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline", "retrynested"}
 
 func TestDefaults(t *testing.T) {
 	for _, conf := range []any{nil, map[string]any{}} {
@@ -102,7 +102,7 @@ func TestSettingsSetFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency"}; !slices.Equal(names(got), want) {
+	if want := []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrynested"}; !slices.Equal(names(got), want) {
 		t.Errorf("analyzers %v, want %v", names(got), want)
 	}
 	for _, c := range []struct{ analyzer, flag, want string }{

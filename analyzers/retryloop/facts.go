@@ -30,6 +30,9 @@ type FuncFact struct {
 	// Random: a result is drawn from math/rand or crypto/rand (a
 	// package's own FastRand(n)): randomness in a delay it feeds.
 	Random bool
+	// Layer is set when the function retries, or returns the failure of
+	// a function that does: a retry around a call to it is nested.
+	Layer *LayerFact
 }
 
 // BuildFact describes a request builder: where the method comes from and
@@ -112,6 +115,13 @@ func (f *FuncFact) String() string {
 			s += fmt.Sprintf(" ctx=%d", r.CtxParam)
 		}
 		s += ")"
+	}
+	if l := f.Layer; l != nil {
+		s += " retries(" + ChainString(l.Chain)
+		if l.Budget {
+			s += " budget"
+		}
+		s += " in " + l.Owner + ")"
 	}
 	return s
 }

@@ -12,6 +12,9 @@ import (
 // Result lists the retry sites of a package in source order.
 type Result struct {
 	Sites []*Site
+	// Quiet are library retry sites no check has a finding on: retry
+	// layers all the same (nested retries, the inventory).
+	Quiet []*Site
 }
 
 // Shape is the syntactic form of a retry site.
@@ -210,6 +213,12 @@ type Site struct {
 	// LibIssues are the findings libmodel worded for a library site; a
 	// reporting analyzer reports those of its own check.
 	LibIssues []libmodel.Issue
+	// Attempts is the most attempts one run of the site makes, as far as
+	// the code shows (AttemptsUnknown, AttemptsUnbounded).
+	Attempts int
+	// Inner are the retry layers the retried operation reaches: the
+	// attempts multiply.
+	Inner []*Layer
 }
 
 // Delay returns the growth of the delay between attempts, combining every

@@ -81,6 +81,7 @@ type walker struct {
 	sleepVars      map[*types.Var]bool  // function variables judged (sleepVar)
 	loops          []ast.Node           // loops of the current function, once computed
 	loopsFor       *fnScope
+	quiet          []*Site // library sites without findings: retry layers still
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -196,6 +197,8 @@ func run(pass *analysis.Pass) (any, error) {
 			})
 		}
 	}
+	w.layers(fns, res.Sites, w.quiet)
+	res.Quiet = w.quiet
 	w.cur = nil
 	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
 	return res, nil
@@ -446,12 +449,17 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 		// A site without issues is kept when it retries a parameter: a
 		// helper wrapping the library, judged at its calls.
 		if len(ls.Issues) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
+			w.quiet = append(w.quiet, &Site{
+				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
+				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
+				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts,
+			})
 			continue
 		}
 		out = append(out, &Site{
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless,
+			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts,
 		})
 	}
 	return out

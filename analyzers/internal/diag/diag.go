@@ -25,7 +25,7 @@ type Reporter struct {
 
 // Names are the analyzers a //retrylint:ignore directive can name, in
 // the order of analyzers.All (a test there keeps the two in step).
-var Names = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+var Names = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline", "retrynested"}
 
 // directiveReporter is the analyzer that reports the problems of a
 // directive as a whole (no analyzer named, an unknown name, a misspelled

@@ -73,6 +73,8 @@ type Env struct {
 	// package-level variables are then followed across files, not only in
 	// the file at hand.
 	Files []*ast.File
+
+	awsConfigured *bool // the package configures an aws retryer (ClientRetries)
 }
 
 // DefaultKeyHeaders are the idempotency key headers net/http itself honours
@@ -102,6 +104,9 @@ type Site struct {
 	// library has none, or none of its budget options is set); the
 	// operation may still consult one.
 	Budgetless bool
+	// Attempts is the most attempts one call makes, as far as the
+	// configuration in view shows (AttemptsUnknown, AttemptsUnbounded).
+	Attempts int
 }
 
 // Sites finds library retry sites in one function body (fn is *ast.FuncDecl
@@ -153,6 +158,7 @@ func (s *scope) site(call *ast.CallExpr) *Site {
 		if hasPathPrefix(path, lib.module) {
 			if site := lib.site(s, call, fn); site != nil {
 				site.Library = lib.module
+				site.Attempts = s.attempts(site, fn)
 				return site
 			}
 			return nil

@@ -1,0 +1,110 @@
+package retrynested
+
+import (
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/retryloop"
+)
+
+// Analyzer reports retry sites whose retried operation retries again.
+var Analyzer = &analysis.Analyzer{
+	Name:     "retrynested",
+	Doc:      doc,
+	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/retrynested.md",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run:      run,
+}
+
+// Categories of retrynested diagnostics.
+const (
+	CategoryNested = "nested-retry"  // the operation calls code that retries
+	CategoryClient = "nested-client" // the operation goes through a client that retries on its own
+)
+
+var includeTests = false
+
+func init() {
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	r := diag.New(pass, includeTests)
+	for _, s := range append(append([]*retryloop.Site(nil), res.Sites...), res.Quiet...) {
+		if d, ok := diagnose(s); ok {
+			r.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// diagnose words the finding of one site: its inner layers that are not
+// both budgeted (a budget at both layers already bounds the product).
+func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
+	outerBudget := len(s.Budget) > 0 || s.FuncBudget || s.Shape == retryloop.ShapeLibrary && !s.LibBudgetless
+	var worst *retryloop.Layer
+	var related []analysis.RelatedInformation
+	for _, in := range s.Inner {
+		if outerBudget && in.Budget {
+			continue
+		}
+		if worst == nil || worse(in, worst) {
+			worst = in
+		}
+		n, known, unbounded := retryloop.Product(in.Chain)
+		what := "this call retries too"
+		switch {
+		case unbounded:
+			what += ", without limit"
+		case known:
+			what += ": up to " + strconv.Itoa(n) + " attempts"
+		}
+		related = append(related, diag.Related(in.Pos, what+" ("+in.Owner+")"))
+	}
+	if worst == nil {
+		return analysis.Diagnostic{}, false
+	}
+	chain := append([]int{s.Attempts}, worst.Chain...)
+	cat := CategoryNested
+	if worst.Client {
+		cat = CategoryClient
+	}
+	return analysis.Diagnostic{
+		Pos: s.Pos, End: s.End, Category: cat, Related: related,
+		Message: subject(s) + " retries a call that already retries: " + product(chain) +
+			"; retry at one layer, the one nearest the dependency (" + worst.Owner + ")",
+	}, true
+}
+
+// product words the attempts a chain makes: "3 × 5 = up to 15 attempts
+// per call", "at least 3 × ? attempts per call", or unbounded.
+func product(chain []int) string {
+	n, known, unbounded := retryloop.Product(chain)
+	s := retryloop.ChainString(chain)
+	switch {
+	case unbounded:
+		return s + " attempts per call, without limit"
+	case known:
+		return s + " = up to " + strconv.Itoa(n) + " attempts per call"
+	}
+	return "at least " + s + " attempts per call"
+}
+
+func worse(a, b *retryloop.Layer) bool {
+	an, _, au := retryloop.Product(a.Chain)
+	bn, _, bu := retryloop.Product(b.Chain)
+	if au != bu {
+		return au
+	}
+	return an > bn
+}
+
+func subject(s *retryloop.Site) string {
+	if s.Shape == retryloop.ShapeLibrary {
+		return "library retry"
+	}
+	return s.Subject()
+}
