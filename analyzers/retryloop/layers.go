@@ -5,8 +5,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
@@ -59,6 +62,9 @@ func (w *walker) layers(fns []*fnScope, sites, quiet []*Site) {
 		if s.Shape != ShapeLibrary {
 			s.Attempts = w.siteAttempts(s)
 		}
+	}
+	if w.inGOROOT() {
+		return
 	}
 	for _, fs := range fns {
 		if fs.obj != nil {
@@ -143,6 +149,9 @@ func (l *layering) layerOf(fn *types.Func) *LayerFact {
 		return nil
 	}
 	fn = fn.Origin()
+	if fn.Pkg() == nil {
+		return nil
+	}
 	if fs, local := l.decl[fn]; local {
 		if !l.done[fn] {
 			l.done[fn] = true
@@ -227,7 +236,7 @@ func (l *layering) siteInner(s *Site) {
 		}
 		var fn *types.Func
 		body, fn = l.opBody(s)
-		if lf := l.layerOf(fn); lf != nil {
+		if lf := l.layerOf(fn); lf != nil && l.remoteFunc(fn) {
 			add(&Layer{Pos: s.Pos, Chain: lf.Chain, Budget: lf.Budget, Owner: lf.Owner, Client: lf.Client})
 		}
 	}
@@ -243,7 +252,7 @@ func (l *layering) siteInner(s *Site) {
 		})
 	}
 	for _, t := range l.all {
-		if t == s || t.Shape == ShapeLibrary || t.Consume || !l.within(t, s, body) {
+		if t == s || t.Shape == ShapeLibrary || t.Consume || t.Remote == nil || !l.within(t, s, body) {
 			continue
 		}
 		l.siteInner(t)
@@ -323,14 +332,52 @@ func (l *layering) callLayer(s *Site, c *ast.CallExpr) *Layer {
 		return &Layer{Pos: c.Pos(), Chain: []int{n}, Budget: budgeted, Owner: what, Client: true}
 	}
 	fn := callee(l.w.info, c)
-	if fn == nil {
-		return nil
+	if fn == nil || !l.w.isRemoteCall(c) {
+		return nil // a retry of local work multiplies no load on a dependency
 	}
 	if lf := l.layerOf(fn); lf != nil {
 		return &Layer{Pos: c.Pos(), Chain: lf.Chain, Budget: lf.Budget, Owner: lf.Owner, Client: lf.Client}
 	}
 	return nil
 }
+
+// remoteFunc reports whether fn reaches the network.
+func (l *layering) remoteFunc(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	f := l.w.factOf(fn)
+	return f != nil && f.Remote || l.w.isRemoteFunc(fn)
+}
+
+// inGOROOT reports whether the package is the standard library's. Its
+// internal retries retry a dead pooled connection with a fresh one
+// (database/sql on driver.ErrBadConn, net/http a request on a closed
+// keep-alive connection, net the next address) or local work: failovers,
+// not layers that multiply load. Told by where its files are (a source
+// tree whose go.mod says "module std"), as GOPATH-style packages have
+// import paths without a dot too, and a binary built with -trimpath
+// knows no GOROOT.
+func (w *walker) inGOROOT() bool {
+	if len(w.pass.Files) == 0 {
+		return false
+	}
+	dir := filepath.Dir(w.pass.Fset.File(w.pass.Files[0].Pos()).Name())
+	root, ok := strings.CutSuffix(filepath.ToSlash(dir), "/"+w.pass.Pkg.Path())
+	if !ok {
+		return false
+	}
+	if v, ok := stdRoots.Load(root); ok {
+		return v.(bool)
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.FromSlash(root), "go.mod"))
+	std := err == nil && strings.HasPrefix(strings.TrimSpace(string(data)), "module std")
+	stdRoots.Store(root, std)
+	return std
+}
+
+// stdRoots caches inGOROOT's answer per source tree.
+var stdRoots sync.Map
 
 // ownerName names the function holding site t, or its library.
 func (l *layering) ownerName(t *Site) string {

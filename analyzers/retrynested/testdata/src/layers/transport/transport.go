@@ -73,3 +73,13 @@ func (t *T) warm(req *http.Request) error {
 	}
 	return errGiveUp
 }
+
+// Prime draws until a candidate passes: a retry of local work.
+func Prime(try func() (int, error)) (int, error) {
+	for {
+		n, err := try()
+		if err == nil {
+			return n, nil
+		}
+	}
+}
