@@ -62,7 +62,7 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 
-analyzers=(retrybudget retryjitter retrysleep retryidempotency retrydeadline)
+analyzers=(retrybudget retryjitter retrysleep retryidempotency retrydeadline retrynested)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/realmods.XXXXXX") || exit 2
 cleanup() { chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; }

@@ -32,7 +32,7 @@ import (
 	"strings"
 )
 
-var analyzers = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline"}
+var analyzers = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline", "retrynested"}
 
 type label struct {
 	module, version, path string

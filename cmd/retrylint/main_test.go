@@ -465,3 +465,26 @@ func TestDirectiveTypos(t *testing.T) {
 		t.Errorf("-fix -diff does not remove the space:\n%s", r.stdout)
 	}
 }
+
+// TestRealVetNested checks that retry layers cross three packages under
+// go vet: handler retries 3 times around client.Send (4 attempts) around
+// transport.RoundTrip (3 attempts).
+func TestRealVetNested(t *testing.T) {
+	need(t, retrylint)
+	t.Parallel()
+	dir := fixture(t, "nested")
+	const want = "3 × 4 × 3 = up to 36 attempts per call"
+	r := run(t, dir, "go", "vet", "-vettool="+retrylint, "-json", "./...")
+	tree := vetJSON(t, r.stdout+r.stderr)
+	found := false
+	for _, d := range tree["example.com/nested/handler"]["retrynested"] {
+		found = found || strings.Contains(d.Message, want)
+	}
+	if !found {
+		t.Errorf("go vet -json: no retrynested finding %q in package handler; exit %d, output:\n%s%s", want, r.code, r.stdout, r.stderr)
+	}
+	r = run(t, dir, retrylint, "-retrynested", "./...")
+	if r.code != 3 || !strings.Contains(r.stdout, "handler/handler.go:") || !strings.Contains(r.stdout, want) {
+		t.Errorf("standalone: got %+v, want the three-layer finding in handler/handler.go", r)
+	}
+}
