@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers"
-	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // build looks the plugin up the way golangci-lint does and constructs it
@@ -120,7 +119,8 @@ func TestSettingsSetFlags(t *testing.T) {
 	}
 
 	// The analysis names a method without its receiver's star.
-	if got, want := []string(retryloop.Opts.BudgetFuncs), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
+	inForce := analyzers.All()[0].Flags.Lookup("budget-funcs").Value.(flag.Getter).Get()
+	if got, want := inForce.([]string), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
 		t.Errorf("budget functions in force: %q, want %q", got, want)
 	}
 

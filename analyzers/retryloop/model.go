@@ -12,6 +12,9 @@ import (
 // Result lists the retry sites of a package in source order.
 type Result struct {
 	Sites []*Site
+	// KeyHeaders are the extra idempotency key header names the sites
+	// were classified with (-retryidempotency.headers), as given.
+	KeyHeaders []string
 }
 
 // Shape is the syntactic form of a retry site.
@@ -210,6 +213,9 @@ type Site struct {
 	// LibIssues are the findings libmodel worded for a library site; a
 	// reporting analyzer reports those of its own check.
 	LibIssues []libmodel.Issue
+	// keyHeaders are Result.KeyHeaders, so that String marks a keyed
+	// request as the model judged it.
+	keyHeaders []string
 }
 
 // Delay returns the growth of the delay between attempts, combining every
