@@ -449,7 +449,7 @@ func (w *walker) libEnv() *libmodel.Env {
 			return found
 		},
 		IsBudget:   w.isBudgetCall,
-		KeyHeaders: append(append([]string(nil), KeyHeaders...), w.opts.KeyHeaders...),
+		KeyHeaders: append(append([]string(nil), defaultKeyHeaders...), w.opts.KeyHeaders...),
 	}
 }
 
