@@ -34,9 +34,9 @@ const directiveReporter = "retrybudget"
 
 // Reporting completes a, given its Name, Doc and URL, as a reporting
 // analyzer over model, the retryloop model it requires: its Run hands run
-// the model's result R and the analyzer's -tests option, a flag of a's own
-// (whether _test.go files are analysed), so that two analyzers made from
-// one a never share it.
+// the model's result R and the -tests option (whether _test.go files are
+// analysed). The option is a flag of a's, kept in Run's closure rather
+// than a package variable, so that no two analyzers share it.
 func Reporting[R any](a, model *analysis.Analyzer, run func(pass *analysis.Pass, res R, tests bool) (any, error)) *analysis.Analyzer {
 	var tests bool
 	a.Requires = []*analysis.Analyzer{model}
