@@ -63,7 +63,7 @@ const Name = "retrylint"
 
 func init() {
 	register.Plugin(Name, New)
-	for _, a := range analyzers.All() {
+	for _, a := range suite() {
 		register.Plugin(a.Name, func(conf any) (register.LinterPlugin, error) {
 			return newSingle(a, conf)
 		})
@@ -135,6 +135,17 @@ func decode[T any](conf any) (*T, error) {
 	}
 	return &s, nil
 }
+
+// suite returns the analyzers the six plugins configure and golangci-lint
+// runs, made once by analyzers.New. One suite for all the plugins, as one
+// retrylint run has: the model runs once per package however the analyzers
+// are split among plugins, an option such as remote-pkgs reaches every
+// analyzer as it does on the command line, and a second model could not
+// join the same run anyway (its fact types are the first's, which
+// analysis.Validate rejects). A suite of its own, so that the plugins'
+// settings never reach analyzers.All, the suite go vet and the retrylint
+// command configure, should both run in one process.
+var suite = sync.OnceValue(analyzers.New)
 
 type plugin struct {
 	analyzers []*analysis.Analyzer
@@ -228,15 +239,15 @@ func (p *plugin) GetLoadMode() string {
 // settings golangci-lint read from YAML, applies them to the flags of the
 // enabled analyzers and returns the plugin.
 //
-// The analyzers are package-level values shared by every driver in the
-// process, so the flags of each enabled analyzer are first reset to their
-// defaults: the result depends only on conf, never on an earlier call.
+// The plugins share one suite (see suite), so the flags of each enabled
+// analyzer are first reset to their defaults: the result depends only on
+// conf, never on an earlier call.
 func New(conf any) (register.LinterPlugin, error) {
 	s, err := register.DecodeSettings[Settings](conf)
 	if err != nil {
 		return nil, fmt.Errorf("%s settings: %w", Name, explain(err, &s))
 	}
-	all := analyzers.All()
+	all := suite()
 	if err := checkNames("enable", s.Enable); err != nil {
 		return nil, err
 	}
@@ -330,7 +341,7 @@ func claim(plugin string, as []*analysis.Analyzer) error {
 
 func checkNames(key string, names []string) error {
 	var known []string
-	for _, a := range analyzers.All() {
+	for _, a := range suite() {
 		known = append(known, a.Name)
 	}
 	for _, n := range names {

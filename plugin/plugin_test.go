@@ -12,7 +12,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers"
-	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // build looks the plugin up the way golangci-lint does and constructs it
@@ -34,12 +33,12 @@ func build(t *testing.T, name string, conf any) ([]*analysis.Analyzer, error) {
 	return p.BuildAnalyzers()
 }
 
-// resetAll undoes what a test did to the shared analyzers and claims.
+// resetAll undoes what a test did to the plugins' suite and claims.
 func resetAll() {
 	claimsMu.Lock()
 	clear(claims)
 	claimsMu.Unlock()
-	for _, a := range analyzers.All() {
+	for _, a := range suite() {
 		if err := configure(a, nil); err != nil {
 			panic(err)
 		}
@@ -56,7 +55,7 @@ func names(as []*analysis.Analyzer) []string {
 
 func flagOf(t *testing.T, analyzer, name string) string {
 	t.Helper()
-	for _, a := range analyzers.All() {
+	for _, a := range suite() {
 		if a.Name == analyzer {
 			f := a.Flags.Lookup(name)
 			if f == nil {
@@ -120,8 +119,18 @@ func TestSettingsSetFlags(t *testing.T) {
 	}
 
 	// The analysis names a method without its receiver's star.
-	if got, want := []string(retryloop.Opts.BudgetFuncs), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
+	inForce := suite()[0].Flags.Lookup("budget-funcs").Value.(flag.Getter).Get()
+	if got, want := inForce.([]string), []string{"example.com/rl.Allow", "example.com/rl.Limiter.Take"}; !slices.Equal(got, want) {
 		t.Errorf("budget functions in force: %q, want %q", got, want)
+	}
+	// The default suite, go vet's and the retrylint command's, is not the
+	// plugins': their settings do not reach it.
+	for _, a := range analyzers.All() {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if f.Value.String() != f.DefValue {
+				t.Errorf("-%s.%s = %q in analyzers.All after configuring the plugin, want the default", a.Name, f.Name, f.Value)
+			}
+		})
 	}
 
 	// A second construction starts from the defaults again.
@@ -313,7 +322,7 @@ func TestFoldRelated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, a := range analyzers.All() {
+	for i, a := range suite() {
 		if built[i] != foldRelated(a) {
 			t.Errorf("BuildAnalyzers()[%d] is not the wrapper of %s", i, a.Name)
 		}

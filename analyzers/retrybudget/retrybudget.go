@@ -11,18 +11,29 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
-	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // Analyzer reports retry loops around remote calls that consult no retry
 // budget, and retry loops with neither an attempt cap nor a deadline.
-var Analyzer = &analysis.Analyzer{
-	Name:     "retrybudget",
-	Doc:      doc,
-	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/retrybudget.md",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer},
-	Run:      run,
+// It reads the default model, retryloop.Analyzer.
+var Analyzer = New(retryloop.Analyzer)
+
+// New returns a retrybudget analyzer that reads the retry sites of model,
+// an analyzer made by retryloop.New. Its -tests flag is its own;
+// -budget-funcs and -remote-pkgs set model's options, so they steer every
+// analyzer reading model and no other.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	a := diag.Reporting(&analysis.Analyzer{
+		Name: "retrybudget",
+		Doc:  doc,
+		URL:  "https://github.com/retrylint/retrylint/blob/main/docs/retrybudget.md",
+	}, model, run)
+	// The options that tune this check are the model's; exposed here they
+	// keep the names users know (-retrybudget.budget-funcs).
+	retryloop.Flag(a, model, "budget-funcs")
+	retryloop.Flag(a, model, "remote-pkgs")
+	return a
 }
 
 // Categories of retrybudget diagnostics.
@@ -31,19 +42,10 @@ const (
 	CategoryUnbounded = "unbounded"
 )
 
-var includeTests = false
-
-func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-	Analyzer.Flags.Var(optlist.NewFuncs((*[]string)(&retryloop.Opts.BudgetFuncs)), "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func, pkg/path.Type.Method or pkg/path.(*Type).Method)")
-	Analyzer.Flags.Var(optlist.NewPkgs((*[]string)(&retryloop.Opts.RemotePkgs)), "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	r := diag.New(pass, includeTests)
+func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
+	r := diag.New(pass, tests)
 	decl := budgetDecls(pass, res)
-	helpers := helperGroups(pass, res)
+	helpers := helperGroups(pass, res, tests)
 	for _, s := range res.Sites {
 		if g := helpers.at[s]; g != nil {
 			reportHelper(r, s, g)
@@ -70,7 +72,7 @@ type helperSet struct {
 	grouped map[*retryloop.Site]bool              // calls covered by a finding elsewhere
 }
 
-func helperGroups(pass *analysis.Pass, res *retryloop.Result) helperSet {
+func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helperSet {
 	hs := helperSet{at: map[*retryloop.Site][]*retryloop.Site{}, grouped: map[*retryloop.Site]bool{}}
 	calls := map[*types.Func][]*retryloop.Site{}
 	var order []*types.Func
@@ -78,7 +80,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result) helperSet {
 		if s.Shape != retryloop.ShapeHelper || s.Remote == nil || s.Consume || len(s.Budget) > 0 || s.FuncBudget || unbounded(s) || s.HelperReported {
 			continue
 		}
-		if !includeTests && strings.HasSuffix(pass.Fset.File(s.Pos).Name(), "_test.go") {
+		if !tests && strings.HasSuffix(pass.Fset.File(s.Pos).Name(), "_test.go") {
 			continue
 		}
 		call, ok := s.Node.(*ast.CallExpr)

@@ -4,18 +4,28 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
-	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
 // Analyzer reports non-idempotent HTTP requests re-sent without a stable
 // idempotency key.
-var Analyzer = &analysis.Analyzer{
-	Name:     "retryidempotency",
-	Doc:      doc,
-	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/retryidempotency.md",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer},
-	Run:      run,
+// It reads the default model, retryloop.Analyzer.
+var Analyzer = New(retryloop.Analyzer)
+
+// New returns a retryidempotency analyzer that reads the retry sites of
+// model, an analyzer made by retryloop.New. Its -tests flag is its own;
+// -headers sets model's option, so it steers every analyzer reading model
+// and no other.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	a := diag.Reporting(&analysis.Analyzer{
+		Name: "retryidempotency",
+		Doc:  doc,
+		URL:  "https://github.com/retrylint/retrylint/blob/main/docs/retryidempotency.md",
+	}, model, run)
+	// The option that tunes this check is the model's; exposed here it
+	// keeps the name users know (-retryidempotency.headers).
+	retryloop.Flag(a, model, "headers")
+	return a
 }
 
 // Categories of retryidempotency diagnostics.
@@ -24,16 +34,8 @@ const (
 	CategoryKeyMinted = "key-per-attempt"
 )
 
-var includeTests = false
-
-func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-	Analyzer.Flags.Var(optlist.NewHeaders((*[]string)(&retryloop.Opts.KeyHeaders)), "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	r := diag.New(pass, includeTests)
+func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
+	r := diag.New(pass, tests)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryIssues("retryidempotency"))
@@ -51,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 				related = append(related, diag.Related(req.Via.Pos(), "the request is sent here"))
 			}
 			switch {
-			case !req.HasKey(retryloop.Opts.KeyHeaders):
+			case !req.HasKey(res.KeyHeaders):
 				r.Report(analysis.Diagnostic{
 					Pos: req.Pos, End: req.Send.End(), Category: CategoryNoKey,
 					Message:        req.Method + " request is re-sent by a retry loop without an idempotency key: a retry after a lost response repeats the write; set an Idempotency-Key minted once before the loop",

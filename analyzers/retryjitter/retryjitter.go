@@ -8,26 +8,25 @@ import (
 )
 
 // Analyzer reports delays between attempts that grow without jitter.
-var Analyzer = &analysis.Analyzer{
-	Name:     "retryjitter",
-	Doc:      doc,
-	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/retryjitter.md",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer},
-	Run:      run,
+// It reads the default model, retryloop.Analyzer.
+var Analyzer = New(retryloop.Analyzer)
+
+// New returns a retryjitter analyzer that reads the retry sites of model,
+// an analyzer made by retryloop.New. Its -tests flag is its own, so
+// analyzers made by separate calls never see each other's settings.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	return diag.Reporting(&analysis.Analyzer{
+		Name: "retryjitter",
+		Doc:  doc,
+		URL:  "https://github.com/retrylint/retrylint/blob/main/docs/retryjitter.md",
+	}, model, run)
 }
 
 // CategoryNoJitter is the category of retryjitter diagnostics.
 const CategoryNoJitter = "no-jitter"
 
-var includeTests = false
-
-func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	r := diag.New(pass, includeTests)
+func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
+	r := diag.New(pass, tests)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryIssues("retryjitter"))

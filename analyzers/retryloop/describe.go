@@ -615,8 +615,9 @@ func containsRandCall(info *types.Info, e ast.Expr) bool {
 	return found
 }
 
-// KeyHeaders are the idempotency key headers recognised by default.
-var KeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
+// defaultKeyHeaders are the idempotency key headers always recognised; not
+// exported, so that the only way to add one is the -headers option.
+var defaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
 
 // HasKey reports whether the request sets one of the key headers
 // (defaults plus extra, canonicalised).
@@ -632,7 +633,7 @@ func (r *Request) hasKey(extra []string) bool {
 }
 
 func isKeyHeader(h string, extra []string) bool {
-	if slices.Contains(KeyHeaders, h) {
+	if slices.Contains(defaultKeyHeaders, h) {
 		return true
 	}
 	for _, x := range extra {

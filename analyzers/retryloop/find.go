@@ -1111,7 +1111,7 @@ func (s *Site) String() string {
 			m = "?"
 		}
 		b.WriteString(" req=" + m)
-		if r.hasKey(Opts.KeyHeaders) {
+		if r.hasKey(s.keyHeaders) {
 			b.WriteString("+key")
 		}
 		if r.KeyInLoop {

@@ -15,6 +15,9 @@ type Result struct {
 	// Quiet are library retry sites no check has a finding on: retry
 	// layers all the same (nested retries, the inventory).
 	Quiet []*Site
+	// KeyHeaders are the extra idempotency key header names the sites
+	// were classified with (-retryidempotency.headers), as given.
+	KeyHeaders []string
 }
 
 // Shape is the syntactic form of a retry site.
@@ -219,6 +222,9 @@ type Site struct {
 	// Inner are the retry layers the retried operation reaches: the
 	// attempts multiply.
 	Inner []*Layer
+	// keyHeaders are Result.KeyHeaders, so that String marks a keyed
+	// request as the model judged it.
+	keyHeaders []string
 }
 
 // Delay returns the growth of the delay between attempts, combining every

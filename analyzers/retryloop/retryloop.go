@@ -25,51 +25,62 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 )
 
-// Analyzer finds and classifies retry sites; it reports nothing.
-var Analyzer = &analysis.Analyzer{
-	Name:       "retryloop",
-	Doc:        "find and classify retry sites for the retrylint analyzers (reports nothing)",
-	URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
-	Run:        run,
-	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
-}
+// Analyzer is the model of the default suite: the one the reporters'
+// Analyzer values require, configured through their flags.
+var Analyzer = New()
 
-// ListFlag is a comma-separated list flag value.
-type ListFlag []string
-
-func (l *ListFlag) String() string { return strings.Join(*l, ",") }
-
-// Set splits a comma-separated list.
-func (l *ListFlag) Set(s string) error {
-	*l = nil
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			*l = append(*l, f)
-		}
+// New returns a model analyzer with options of its own, independent of
+// every other: its flags -budget-funcs, -remote-pkgs and -headers, which
+// the reporters that own them expose under their names (see Flag). The
+// options are read when a pass runs, so flags set after New apply.
+func New() *analysis.Analyzer {
+	opts := new(options)
+	a := &analysis.Analyzer{
+		Name:       "retryloop",
+		Doc:        "find and classify retry sites for the retrylint analyzers (reports nothing)",
+		URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, opts) },
+		ResultType: reflect.TypeFor[*Result](),
+		FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
 	}
-	return nil
+	// The lists are checked and normalised by optlist when set, so the
+	// command line, go vet and the golangci-lint plugin reject the same
+	// entries with the same words.
+	a.Flags.Var(optlist.NewFuncs(&opts.BudgetFuncs), "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func, pkg/path.Type.Method or pkg/path.(*Type).Method)")
+	a.Flags.Var(optlist.NewPkgs(&opts.RemotePkgs), "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
+	a.Flags.Var(optlist.NewHeaders(&opts.KeyHeaders), "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
+	return a
 }
 
-// Options are the classification settings. The reporting analyzers bind
-// their flags to these fields, so the CLI, go vet and the golangci-lint
-// plugin share one source of truth.
-type Options struct {
-	BudgetFuncs ListFlag // extra functions that consult a budget (pkg/path.Func, pkg/path.Type.Method)
-	RemotePkgs  ListFlag // extra import path prefixes whose calls reach the network
-	KeyHeaders  ListFlag // extra idempotency key header names
+// Flag registers the option called name of model, an analyzer made by
+// New, as a flag of reporter: the two flags share one value, so setting
+// either configures the model that reporter reads. An option belongs to
+// the reporter whose check it tunes (-retrybudget.budget-funcs), though
+// every analyzer reading the model sees it.
+func Flag(reporter, model *analysis.Analyzer, name string) {
+	f := model.Flags.Lookup(name)
+	if f == nil {
+		panic("internal error: the retryloop model has no option " + name)
+	}
+	reporter.Flags.Var(f.Value, f.Name, f.Usage)
 }
 
-// Opts holds the options in force.
-var Opts = &Options{}
+// options are the classification settings of one model, set through its
+// flags.
+type options struct {
+	BudgetFuncs []string // extra functions that consult a budget (pkg/path.Func, pkg/path.Type.Method)
+	RemotePkgs  []string // extra import path prefixes whose calls reach the network
+	KeyHeaders  []string // extra idempotency key header names
+}
 
 // walker carries one pass's state.
 type walker struct {
 	pass        *analysis.Pass
 	info        *types.Info
-	opts        *Options
+	opts        *options
 	decls       map[*types.Func]*ast.FuncDecl
 	facts       map[*types.Func]*FuncFact
 	importsHTTP bool // the package imports net/http
@@ -84,11 +95,11 @@ type walker struct {
 	quiet          []*Site // library sites without findings: retry layers still
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, opts *options) (any, error) {
 	w := &walker{
 		pass:   pass,
 		info:   pass.TypesInfo,
-		opts:   Opts,
+		opts:   opts,
 		decls:  map[*types.Func]*ast.FuncDecl{},
 		facts:  map[*types.Func]*FuncFact{},
 		remote: map[*types.Func]bool{},
@@ -111,7 +122,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// context nor a package with facts can hold no wait, remote call or
 	// deadline, so no retry site it has can be reported.
 	if !relevant && len(w.opts.RemotePkgs) == 0 && len(w.opts.BudgetFuncs) == 0 {
-		return &Result{}, nil
+		return &Result{KeyHeaders: opts.KeyHeaders}, nil
 	}
 	var fns []*fnScope
 	for _, file := range pass.Files {
@@ -146,7 +157,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}()
 
-	res := &Result{}
+	res := &Result{KeyHeaders: opts.KeyHeaders}
 	env := w.libEnv()
 	// Helpers first: their retrier facts judge the calls to them.
 	for _, fs := range fns {
@@ -200,6 +211,9 @@ func run(pass *analysis.Pass) (any, error) {
 	w.layers(fns, res.Sites, w.quiet)
 	res.Quiet = w.quiet
 	w.cur = nil
+	for _, s := range res.Sites {
+		s.keyHeaders = opts.KeyHeaders
+	}
 	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
 	return res, nil
 }
@@ -438,7 +452,7 @@ func (w *walker) libEnv() *libmodel.Env {
 			return found
 		},
 		IsBudget:   w.isBudgetCall,
-		KeyHeaders: append(append([]string(nil), KeyHeaders...), w.opts.KeyHeaders...),
+		KeyHeaders: append(append([]string(nil), defaultKeyHeaders...), w.opts.KeyHeaders...),
 	}
 }
 

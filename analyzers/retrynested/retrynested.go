@@ -10,12 +10,17 @@ import (
 )
 
 // Analyzer reports retry sites whose retried operation retries again.
-var Analyzer = &analysis.Analyzer{
-	Name:     "retrynested",
-	Doc:      doc,
-	URL:      "https://github.com/retrylint/retrylint/blob/main/docs/retrynested.md",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer},
-	Run:      run,
+// It reads the default model, retryloop.Analyzer.
+var Analyzer = New(retryloop.Analyzer)
+
+// New returns a retrynested analyzer that reads the retry sites of model,
+// an analyzer made by retryloop.New. Its -tests flag is its own.
+func New(model *analysis.Analyzer) *analysis.Analyzer {
+	return diag.Reporting(&analysis.Analyzer{
+		Name: "retrynested",
+		Doc:  doc,
+		URL:  "https://github.com/retrylint/retrylint/blob/main/docs/retrynested.md",
+	}, model, run)
 }
 
 // Categories of retrynested diagnostics.
@@ -24,15 +29,8 @@ const (
 	CategoryClient = "nested-client" // the operation goes through a client that retries on its own
 )
 
-var includeTests = false
-
-func init() {
-	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
-	r := diag.New(pass, includeTests)
+func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
+	r := diag.New(pass, tests)
 	for _, s := range append(append([]*retryloop.Site(nil), res.Sites...), res.Quiet...) {
 		if d, ok := diagnose(s); ok {
 			r.Report(d)

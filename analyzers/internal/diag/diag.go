@@ -32,6 +32,21 @@ var Names = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempoten
 // directive), so that each is reported once, not once per analyzer.
 const directiveReporter = "retrybudget"
 
+// Reporting completes a, given its Name, Doc and URL, as a reporting
+// analyzer over model, the retryloop model it requires: its Run hands run
+// the model's result R and the -tests option (whether _test.go files are
+// analysed). The option is a flag of a's, kept in Run's closure rather
+// than a package variable, so that no two analyzers share it.
+func Reporting[R any](a, model *analysis.Analyzer, run func(pass *analysis.Pass, res R, tests bool) (any, error)) *analysis.Analyzer {
+	var tests bool
+	a.Requires = []*analysis.Analyzer{model}
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		return run(pass, pass.ResultOf[model].(R), tests)
+	}
+	a.Flags.BoolVar(&tests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
+	return a
+}
+
 // New returns a Reporter for the analyzer running pass. It reports
 // directives naming this analyzer that give no reason; the reporter of
 // directive problems (retrybudget) also reports directives that suppress

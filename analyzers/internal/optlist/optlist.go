@@ -75,6 +75,10 @@ func (f *Funcs) String() string {
 	return strings.Join(f.raw, ",")
 }
 
+// Get returns the entries as the analysis reads them, normalised
+// (flag.Getter): what String shows is the entries as given.
+func (f *Funcs) Get() any { return *f.dst }
+
 // Set parses a comma-separated list of functions; on an error nothing
 // changes.
 func (f *Funcs) Set(s string) error {
