@@ -58,186 +58,265 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		// unasked and be recorded as a success.
 		return nil
 	}
-	body := loopBody(s.Node)
-	if body == nil || !fixes.Editable(pass, s.Pos) {
+	f := &budgetFixer{pass: pass, s: s, d: d, uncapped: uncapped}
+	if !f.target() || !f.locateCall() || !f.placeGuard() || !f.chooseExit() {
 		return nil
 	}
-	file := fixes.FileOf(pass, s.Pos)
-	loop, _ := s.Node.(*ast.ForStmt)
-	if uncapped && (loop == nil || loop.Init != nil || loop.Post != nil || fixes.CommentIn(file, loop.For, loop.Body.Lbrace)) {
+	f.indent = fixes.Indent(pass, f.stmt.Pos())
+	switch {
+	case s.Remote != nil:
+		if !f.addBudget() {
+			return nil
+		}
+	case !uncapped:
 		return nil
 	}
-	op := s.Ops[0]
-	opAt := -1
-	var stmt *ast.AssignStmt
-	var inIf *ast.IfStmt // if err = op(); err == nil { … }: the call in the if's init
-	for i, st := range body.List {
+	if uncapped && !f.addCap() {
+		return nil
+	}
+	f.addGuard()
+	return []analysis.SuggestedFix{{Message: f.msg, TextEdits: f.edits}}
+}
+
+// budgetFixer builds budgetFix's fix step by step; each step reports
+// whether the fix is still possible.
+type budgetFixer struct {
+	pass     *analysis.Pass
+	s        *retryloop.Site
+	d        *decls
+	uncapped bool
+
+	file     *ast.File
+	body     *ast.BlockStmt
+	loop     *ast.ForStmt
+	opAt     int             // the index in body of the statement holding the call
+	stmt     *ast.AssignStmt // the statement that assigns the call's error
+	inIf     *ast.IfStmt     // if err = op(); err == nil { … }: the call in the if's init
+	errID    *ast.Ident
+	errObj   types.Object
+	between  []ast.Stmt // the body's statements between the call and the guard
+	onTheWay []ast.Stmt // what runs between the call and the guard
+	guardPos token.Pos
+	exit     string // the guard's way out: break or a return
+	indent   string
+
+	edits      []analysis.TextEdit
+	cond, bare string // bare: cond without the parentheses && needs
+	why, msg   string
+	preGuard   string    // a statement before the guard's if
+	declared   string    // the library's name in home, when the fix declares the budget
+	home       *ast.File // where the budget is declared, when the fix declares it
+}
+
+// target reports whether the loop body can be edited and, for an uncapped
+// loop, whether its header can take a counter: a bare for or a condition,
+// with no comment a rewrite would lose.
+func (f *budgetFixer) target() bool {
+	f.body = loopBody(f.s.Node)
+	if f.body == nil || !fixes.Editable(f.pass, f.s.Pos) {
+		return false
+	}
+	f.file = fixes.FileOf(f.pass, f.s.Pos)
+	f.loop, _ = f.s.Node.(*ast.ForStmt)
+	loop := f.loop
+	return !f.uncapped || loop != nil && loop.Init == nil && loop.Post == nil && !fixes.CommentIn(f.file, loop.For, loop.Body.Lbrace)
+}
+
+// locateCall reports whether a statement of the body assigns the call's
+// error to a variable of type error (itself, or as an if's init).
+func (f *budgetFixer) locateCall() bool {
+	op := f.s.Ops[0]
+	f.opAt = -1
+	for i, st := range f.body.List {
 		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Init != nil {
 			if as, ok := ifs.Init.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
-				st, inIf = as, ifs
+				st, f.inIf = as, ifs
 			}
 		}
 		if as, ok := st.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
-			opAt, stmt = i, as
+			f.opAt, f.stmt = i, as
 			break
 		}
-		inIf = nil
+		f.inIf = nil
 	}
-	if opAt < 0 {
-		return nil
+	if f.opAt < 0 {
+		return false
 	}
-	errID, ok := stmt.Lhs[len(stmt.Lhs)-1].(*ast.Ident)
+	errID, ok := f.stmt.Lhs[len(f.stmt.Lhs)-1].(*ast.Ident)
 	if !ok || errID.Name == "_" {
-		return nil
+		return false
 	}
-	errObj := pass.TypesInfo.ObjectOf(errID)
-	if errObj == nil || !types.Identical(errObj.Type(), types.Universe.Lookup("error").Type()) {
-		return nil
-	}
-	// The guard goes before the first statement that waits, or at the end
-	// of the body; every retry must pass it with the call's error.
+	f.errID = errID
+	f.errObj = f.pass.TypesInfo.ObjectOf(errID)
+	return f.errObj != nil && types.Identical(f.errObj.Type(), types.Universe.Lookup("error").Type())
+}
+
+// placeGuard reports whether the guard has a place every retry passes
+// with the call's error: before the first statement that waits, or at the
+// end of the body, before the comment lines that introduce it.
+func (f *budgetFixer) placeGuard() bool {
+	pass, body := f.pass, f.body
 	at := len(body.List)
-	for i := opAt + 1; i < len(body.List); i++ {
-		if waitsIn(s, body.List[i]) {
+	for i := f.opAt + 1; i < len(body.List); i++ {
+		if waitsIn(f.s, body.List[i]) {
 			at = i
 			break
 		}
 	}
-	between := body.List[opAt+1 : at]
-	onTheWay := between // what runs between the call and the guard
-	if inIf != nil {
-		onTheWay = append(append([]ast.Stmt(nil), inIf.Body.List...), between...)
+	f.between = body.List[f.opAt+1 : at]
+	f.onTheWay = f.between
+	if f.inIf != nil {
+		f.onTheWay = append(append([]ast.Stmt(nil), f.inIf.Body.List...), f.between...)
 	}
-	if goesRound(pass, s.Func, s.Node, onTheWay) || assigns(pass, onTheWay, errObj) || leavesEarly(pass, s.Func, s.Node, body) {
-		return nil
+	if goesRound(pass, f.s.Func, f.s.Node, f.onTheWay) || assigns(pass, f.onTheWay, f.errObj) || leavesEarly(pass, f.s.Func, f.s.Node, body) {
+		return false
 	}
-	// Before the comment lines that introduce that statement, if any.
 	next := body.Rbrace
 	if at < len(body.List) {
 		next = body.List[at].Pos()
 	}
-	guardPos := fixes.LineStart(pass, fixes.LeadingComment(pass, file, body.List[at-1].End(), next))
+	f.guardPos = fixes.LineStart(pass, fixes.LeadingComment(pass, f.file, body.List[at-1].End(), next))
 	// A per-attempt cancel still to be called after the guard would be
 	// skipped by its exit (go vet's lostcancel).
-	if cancelAfter(pass, body, guardPos) {
-		return nil
-	}
-	// The way out: the loop's own exit when its condition is the bound
-	// (the code after it runs when the attempts are spent); otherwise a
-	// return, where the loop never ends or only a return follows it.
-	var exit string
+	return !cancelAfter(pass, body, f.guardPos)
+}
+
+// chooseExit reports whether the guard has a way out: the loop's own exit
+// when its condition is the bound (the code after it runs when the
+// attempts are spent); otherwise a return, where the loop never ends or
+// only a return follows it.
+func (f *budgetFixer) chooseExit() bool {
+	s, loop := f.s, f.loop
 	switch {
 	case loop == nil || loop.Cond != nil && s.Bound != retryloop.BoundNone && loop.Cond.Pos() <= s.BoundPos && s.BoundPos < loop.Cond.End():
-		exit = "break"
-	case (loop.Cond == nil || returnAfter(s.Func, s.Node) != nil) && !cleansUpBeforeReturn(pass, body):
-		var ok bool
-		exit, ok = fixes.ReturnErr(pass, file, s.Func, errID.Name)
+		f.exit = "break"
+	case (loop.Cond == nil || returnAfter(s.Func, s.Node) != nil) && !cleansUpBeforeReturn(f.pass, f.body):
+		exit, ok := fixes.ReturnErr(f.pass, f.file, s.Func, f.errID.Name)
 		if !ok || exit == "return" {
-			return nil // a bare return would read as success
+			return false // a bare return would read as success
 		}
+		f.exit = exit
 	default:
 		// The code after a flag loop may be what it must not skip; a body
 		// that cleans up before giving up would leak on a new return.
-		return nil
+		return false
 	}
-	indent := fixes.Indent(pass, stmt.Pos())
-	var edits []analysis.TextEdit
-	var cond, bare, why, msg string // bare: cond without the parentheses && needs
-	var preGuard string             // a statement before the guard's if
-	declared := ""                  // the library's name in home, when the fix declares the budget
-	var home *ast.File
-	if s.Remote != nil {
-		name, exists := budgetVar(pass, s)
-		if name == "" {
-			return nil
-		}
-		if !exists {
-			home = d.home[name]
-			if home == nil || !fixes.Editable(pass, home.Pos()) {
-				return nil
-			}
-		}
-		// Only failures that are retried may spend tokens (gRFC A6): one
-		// the loop gives up on at once (not found, a permanent error)
-		// must not, or a caller's own bad requests starve its retries.
-		switch succ := successBranch(pass, inIf, between, errObj); {
-		case succ != nil:
-			// The success is recorded where it leaves, the failure at
-			// the guard, which only a retried failure reaches.
-			first := succ.Body.List[0]
-			at := fixes.LineStart(pass, fixes.LeadingComment(pass, file, succ.Body.Lbrace, first.Pos()))
-			edits = append(edits, analysis.TextEdit{Pos: at, End: at,
-				NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".RecordSuccess()\n")})
-			preGuard = indent + name + ".RecordFailure()\n"
-		case returns(onTheWay) || inIf != nil:
-			// A failure that gives up on the way would be recorded as
-			// retried; a call in an if's init has no line after it.
-			return nil
-		default:
-			eol := fixes.AfterTrailingComment(pass, file, stmt.End())
-			edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + indent + name + ".Record(" + errID.Name + ")")})
-		}
-		cond = "!" + name + ".Allow()"
-		bare = cond
-		why = "retry budget spent"
-		msg = "Guard the retries with a shared budget (" + name + ".Allow) and record the outcomes"
-		if !exists {
-			var de []analysis.TextEdit
-			declared, de = declEdits(pass, home, d.names[home])
-			edits = append(edits, de...)
-		}
-	} else if !uncapped {
-		return nil
+	return true
+}
+
+// addBudget adds the budget's edits: its declaration when there is none,
+// the recording of outcomes and the Allow condition. It reports whether
+// the budget can be added.
+func (f *budgetFixer) addBudget() bool {
+	name, exists := budgetVar(f.pass, f.s)
+	if name == "" {
+		return false
 	}
-	if uncapped {
-		counter := fixes.FreeName(pass, file, "attempt", loop.For)
-		// The budget import goes where the cap is read; declEdits may
-		// already add it to this file.
-		pkg, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", guardPos)
-		switch {
-		case declared == "" || file != home:
-			edits = append(edits, imp...)
-		case declared != pkg:
-			return nil // the name is shadowed at the guard: one import, two names
-		}
-		capped := counter + " >= " + pkg + ".DefaultAttempts"
-		if cond != "" {
-			bare = capped + " || " + cond
-			cond = "(" + bare + ")"
-			why = "attempts or retry budget spent"
-			msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record the outcomes"
-		} else {
-			cond, bare = capped, capped
-			why = "attempts spent: a persistent failure gives up instead of retrying forever"
-			msg = "Cap the attempts at budget.DefaultAttempts"
-		}
-		if loop.Cond == nil {
-			edits = append(edits, analysis.TextEdit{Pos: loop.For + token.Pos(len("for")), End: loop.Body.Lbrace,
-				NewText: []byte(" " + counter + " := 1; ; " + counter + "++ ")})
-		} else {
-			edits = append(edits,
-				analysis.TextEdit{Pos: loop.Cond.Pos(), End: loop.Cond.Pos(), NewText: []byte(counter + " := 1; ")},
-				analysis.TextEdit{Pos: loop.Cond.End(), End: loop.Cond.End(), NewText: []byte("; " + counter + "++")})
+	if !exists {
+		f.home = f.d.home[name]
+		if f.home == nil || !fixes.Editable(f.pass, f.home.Pos()) {
+			return false
 		}
 	}
-	if exit == "break" {
+	if !f.recordOutcomes(name) {
+		return false
+	}
+	f.cond = "!" + name + ".Allow()"
+	f.bare = f.cond
+	f.why = "retry budget spent"
+	f.msg = "Guard the retries with a shared budget (" + name + ".Allow) and record the outcomes"
+	if !exists {
+		var de []analysis.TextEdit
+		f.declared, de = declEdits(f.pass, f.home, f.d.names[f.home])
+		f.edits = append(f.edits, de...)
+	}
+	return true
+}
+
+// recordOutcomes adds the recording of the call's outcome, and reports
+// whether it has a place. Only failures that are retried may spend tokens
+// (gRFC A6): one the loop gives up on at once (not found, a permanent
+// error) must not, or a caller's own bad requests starve its retries.
+func (f *budgetFixer) recordOutcomes(name string) bool {
+	pass := f.pass
+	switch succ := successBranch(pass, f.inIf, f.between, f.errObj); {
+	case succ != nil:
+		// The success is recorded where it leaves, the failure at
+		// the guard, which only a retried failure reaches.
+		first := succ.Body.List[0]
+		at := fixes.LineStart(pass, fixes.LeadingComment(pass, f.file, succ.Body.Lbrace, first.Pos()))
+		f.edits = append(f.edits, analysis.TextEdit{Pos: at, End: at,
+			NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".RecordSuccess()\n")})
+		f.preGuard = f.indent + name + ".RecordFailure()\n"
+	case returns(f.onTheWay) || f.inIf != nil:
+		// A failure that gives up on the way would be recorded as
+		// retried; a call in an if's init has no line after it.
+		return false
+	default:
+		eol := fixes.AfterTrailingComment(pass, f.file, f.stmt.End())
+		f.edits = append(f.edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + f.indent + name + ".Record(" + f.errID.Name + ")")})
+	}
+	return true
+}
+
+// addCap adds the attempt counter to the loop header and its cap to the
+// guard's condition; it reports whether the budget package's name can be
+// used at the guard.
+func (f *budgetFixer) addCap() bool {
+	loop := f.loop
+	counter := fixes.FreeName(f.pass, f.file, "attempt", loop.For)
+	// The budget import goes where the cap is read; declEdits may
+	// already add it to this file.
+	pkg, imp := fixes.Import(f.pass, f.file, fixes.BudgetPath, "budget", f.guardPos)
+	switch {
+	case f.declared == "" || f.file != f.home:
+		f.edits = append(f.edits, imp...)
+	case f.declared != pkg:
+		return false // the name is shadowed at the guard: one import, two names
+	}
+	capped := counter + " >= " + pkg + ".DefaultAttempts"
+	if f.cond != "" {
+		f.bare = capped + " || " + f.cond
+		f.cond = "(" + f.bare + ")"
+		f.why = "attempts or retry budget spent"
+		f.msg = "Cap the attempts at budget.DefaultAttempts, guard the retries with a shared budget and record the outcomes"
+	} else {
+		f.cond, f.bare = capped, capped
+		f.why = "attempts spent: a persistent failure gives up instead of retrying forever"
+		f.msg = "Cap the attempts at budget.DefaultAttempts"
+	}
+	if loop.Cond == nil {
+		f.edits = append(f.edits, analysis.TextEdit{Pos: loop.For + token.Pos(len("for")), End: loop.Body.Lbrace,
+			NewText: []byte(" " + counter + " := 1; ; " + counter + "++ ")})
+	} else {
+		f.edits = append(f.edits,
+			analysis.TextEdit{Pos: loop.Cond.Pos(), End: loop.Cond.Pos(), NewText: []byte(counter + " := 1; ")},
+			analysis.TextEdit{Pos: loop.Cond.End(), End: loop.Cond.End(), NewText: []byte("; " + counter + "++")})
+	}
+	return true
+}
+
+// addGuard adds the guard itself. Its test leaves out err != nil where
+// the statements before it already decided the call failed.
+func (f *budgetFixer) addGuard() {
+	why := f.why
+	if f.exit == "break" {
 		why += ": give up as when the attempts run out"
-	} else if s.Remote != nil {
+	} else if f.s.Remote != nil {
 		why += ": fail fast instead of piling on"
 	}
-	test := errID.Name + " != nil && " + cond
-	decided := between
-	if inIf != nil {
-		decided = append([]ast.Stmt{inIf}, between...)
+	test := f.errID.Name + " != nil && " + f.cond
+	decided := f.between
+	if f.inIf != nil {
+		decided = append([]ast.Stmt{f.inIf}, f.between...)
 	}
-	if failedBy(pass, decided, errObj) {
-		test = bare
+	if failedBy(f.pass, decided, f.errObj) {
+		test = f.bare
 	}
-	guard := preGuard + indent + "if " + test + " {\n" +
-		indent + "\t" + exit + " // " + why + "\n" +
-		indent + "}\n"
-	edits = append(edits, analysis.TextEdit{Pos: guardPos, End: guardPos, NewText: []byte(guard)})
-	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+	guard := f.preGuard + f.indent + "if " + test + " {\n" +
+		f.indent + "\t" + f.exit + " // " + why + "\n" +
+		f.indent + "}\n"
+	f.edits = append(f.edits, analysis.TextEdit{Pos: f.guardPos, End: f.guardPos, NewText: []byte(guard)})
 }
 
 // successBranch returns the statement where a success leaves: an

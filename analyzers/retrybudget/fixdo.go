@@ -48,13 +48,8 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	}
 	file := fixes.FileOf(pass, s.Pos)
 	ftype := funcType(s.Func)
-	if file == nil || ftype == nil || ftype.Results == nil {
+	if file == nil || ftype == nil || ftype.Results == nil || dotImports(file) {
 		return nil
-	}
-	for _, imp := range file.Imports {
-		if imp.Name != nil && imp.Name.Name == "." {
-			return nil // uses of a dot import cannot be counted
-		}
 	}
 	loop := countedLoop(pass, s.Node)
 	if loop == nil {
@@ -68,73 +63,29 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	if !ok {
 		return nil
 	}
-
-	// The enclosing function returns (T, error) or error, and T is
-	// what the call returns, so "return OP" fits the closure as it is.
-	res, ok := fixes.Results(pass, s.Func)
-	if !ok || res.Len() != len(shape.lhs) || !isError(res.At(res.Len()-1).Type()) {
+	results, tText, ok := doResults(pass, s, ftype, len(shape.lhs))
+	if !ok || !givesUp(pass, ret, results) {
 		return nil
 	}
-	opType := pass.TypesInfo.TypeOf(s.Ops[0])
-	var tText string
-	switch res.Len() {
-	case 1:
-		if opType == nil || !isError(opType) {
-			return nil
-		}
-	case 2:
-		tup, isTuple := opType.(*types.Tuple)
-		if !isTuple || tup.Len() != 2 || !types.Identical(tup.At(0).Type(), res.At(0).Type()) || !isError(tup.At(1).Type()) {
-			return nil
-		}
-		if tText, ok = resultTypeText(pass, ftype, s.Node.Pos()); !ok {
-			return nil
-		}
-	default:
-		return nil
-	}
-	if !givesUp(pass, ret, res.Len()) {
-		return nil
-	}
-
 	start, end := s.Node.Pos(), ret.End()
 	op := s.Ops[0]
 	// Only what is declared in the removed code, the context (still
 	// passed to Do) and parameters may be referred to by the removed code
 	// outside the call: any other local would be left declared and unused.
-	if !removedRefsOK(pass, s.Func, ftype, ctxVar, start, end, op) {
-		return nil
-	}
-	// The closure's parameter shadows the context under its own name; the
-	// name must mean that context at the loop.
-	if sc := pass.Pkg.Scope().Innermost(start); sc == nil {
-		return nil
-	} else if _, obj := sc.LookupParent(ctxVar.Name(), start); obj != ctxVar {
+	if !removedRefsOK(pass, s.Func, ftype, ctxVar, start, end, op) || !ctxNamedAt(pass, ctxVar, start) {
 		return nil
 	}
 	opText, ok := fixes.Text(pass, op)
 	if !ok {
 		return nil
 	}
-
-	var edits []analysis.TextEdit
-	dropped, ok := unusedImports(pass, file, start, end, op)
+	edits, bname, cname, ok := doImports(pass, file, start, end, op)
 	if !ok {
 		return nil
 	}
-	edits = append(edits, dropped...)
-	bname, bimp := fixes.Import(pass, file, fixes.BudgetPath, "budget", start)
-	cname, cimp := fixes.Import(pass, file, "context", "context", start)
-	// An import reused under its name must not be shadowed at the loop.
-	if shadowed(pass, bname, start) || shadowed(pass, cname, start) {
-		return nil
-	}
-	edits = append(edits, bimp...)
-	edits = append(edits, cimp...)
-
 	indent := fixes.Indent(pass, start)
 	fn, sig := "Do", "error"
-	if res.Len() == 2 {
+	if results == 2 {
 		fn, sig = "DoValue", "("+tText+", error)"
 	}
 	text := "return " + bname + "." + fn + "(" + ctxVar.Name() + ", func(" + ctxVar.Name() + " " + cname + ".Context) " + sig + " {\n" +
@@ -146,6 +97,77 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 			" attempts, full-jitter backoff, shared budget; the last error comes back wrapped)",
 		TextEdits: edits,
 	}
+}
+
+// dotImports reports whether the file has a dot import, whose uses
+// cannot be counted.
+func dotImports(file *ast.File) bool {
+	for _, imp := range file.Imports {
+		if imp.Name != nil && imp.Name.Name == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// doResults reports whether the enclosing function returns (T, error) or
+// error, with T what the call returns, so that "return OP" fits the
+// closure as it is; it returns how many results and T's text.
+func doResults(pass *analysis.Pass, s *retryloop.Site, ftype *ast.FuncType, lhs int) (n int, tText string, ok bool) {
+	res, ok := fixes.Results(pass, s.Func)
+	if !ok || res.Len() != lhs || !isError(res.At(res.Len()-1).Type()) {
+		return 0, "", false
+	}
+	opType := pass.TypesInfo.TypeOf(s.Ops[0])
+	switch res.Len() {
+	case 1:
+		if opType == nil || !isError(opType) {
+			return 0, "", false
+		}
+	case 2:
+		tup, isTuple := opType.(*types.Tuple)
+		if !isTuple || tup.Len() != 2 || !types.Identical(tup.At(0).Type(), res.At(0).Type()) || !isError(tup.At(1).Type()) {
+			return 0, "", false
+		}
+		if tText, ok = resultTypeText(pass, ftype, s.Node.Pos()); !ok {
+			return 0, "", false
+		}
+	default:
+		return 0, "", false
+	}
+	return res.Len(), tText, true
+}
+
+// ctxNamedAt reports whether the context's name means that context at
+// pos: the closure's parameter shadows it under its own name.
+func ctxNamedAt(pass *analysis.Pass, ctxVar *types.Var, pos token.Pos) bool {
+	sc := pass.Pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return false
+	}
+	_, obj := sc.LookupParent(ctxVar.Name(), pos)
+	return obj == ctxVar
+}
+
+// doImports returns the import edits of the rewrite (imports only the
+// removed code used go; budget and context come in) and the names budget
+// and context go by; ok is false where an import cannot be dropped or a
+// name is shadowed at the loop.
+func doImports(pass *analysis.Pass, file *ast.File, start, end token.Pos, op ast.Expr) (edits []analysis.TextEdit, bname, cname string, ok bool) {
+	dropped, ok := unusedImports(pass, file, start, end, op)
+	if !ok {
+		return nil, "", "", false
+	}
+	edits = append(edits, dropped...)
+	bname, bimp := fixes.Import(pass, file, fixes.BudgetPath, "budget", start)
+	cname, cimp := fixes.Import(pass, file, "context", "context", start)
+	// An import reused under its name must not be shadowed at the loop.
+	if shadowed(pass, bname, start) || shadowed(pass, cname, start) {
+		return nil, "", "", false
+	}
+	edits = append(edits, bimp...)
+	edits = append(edits, cimp...)
+	return edits, bname, cname, true
 }
 
 // shadowed reports whether name means something other than a package at pos.
@@ -191,39 +213,15 @@ func countedLoop(pass *analysis.Pass, n ast.Node) *counted {
 		body   *ast.BlockStmt
 		bound  ast.Expr
 		loopID *ast.Ident
+		ok     bool
 	)
 	switch n := n.(type) {
 	case *ast.ForStmt:
-		init, ok := n.Init.(*ast.AssignStmt)
-		if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-			return nil
-		}
-		id, ok := init.Lhs[0].(*ast.Ident)
-		if !ok || !isIntConst(pass, init.Rhs[0], 0) {
-			return nil
-		}
-		cond, ok := n.Cond.(*ast.BinaryExpr)
-		if !ok || cond.Op != token.LSS || !refersTo(pass, cond.X, id) {
-			return nil
-		}
-		post, ok := n.Post.(*ast.IncDecStmt)
-		if !ok || post.Tok != token.INC || !refersTo(pass, post.X, id) {
-			return nil
-		}
-		body, bound, loopID = n.Body, cond.Y, id
+		body, bound, loopID, ok = threeClauseCount(pass, n)
 	case *ast.RangeStmt:
-		if n.Value != nil {
-			return nil
-		}
-		if n.Key != nil {
-			id, ok := n.Key.(*ast.Ident)
-			if !ok || n.Tok != token.DEFINE {
-				return nil
-			}
-			loopID = id
-		}
-		body, bound = n.Body, n.X
-	default:
+		body, bound, loopID, ok = rangeCount(n)
+	}
+	if !ok {
 		return nil
 	}
 	tv, ok := pass.TypesInfo.Types[bound]
@@ -234,28 +232,70 @@ func countedLoop(pass *analysis.Pass, n ast.Node) *counted {
 	if !exact || v < 1 || v > 10 {
 		return nil
 	}
-	if loopID != nil && loopID.Name != "_" {
-		obj := pass.TypesInfo.Defs[loopID]
-		used := false
-		ast.Inspect(body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && obj != nil && pass.TypesInfo.Uses[id] == obj {
-				used = true
-			}
-			return !used
-		})
-		if obj == nil || used {
-			return nil
-		}
+	if loopID != nil && loopID.Name != "_" && !unusedIn(pass, loopID, body) {
+		return nil
 	}
-	// The bound's own text keeps a named constant, where its type lets it
-	// be an int argument.
-	nText := strconv.FormatInt(v, 10)
+	return &counted{body: body, n: v, nText: boundText(pass, bound, tv, v)}
+}
+
+// threeClauseCount matches `for i := 0; i < N; i++`.
+func threeClauseCount(pass *analysis.Pass, n *ast.ForStmt) (body *ast.BlockStmt, bound ast.Expr, loopID *ast.Ident, ok bool) {
+	init, ok := n.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil, nil, nil, false
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok || !isIntConst(pass, init.Rhs[0], 0) {
+		return nil, nil, nil, false
+	}
+	cond, ok := n.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS || !refersTo(pass, cond.X, id) {
+		return nil, nil, nil, false
+	}
+	post, ok := n.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC || !refersTo(pass, post.X, id) {
+		return nil, nil, nil, false
+	}
+	return n.Body, cond.Y, id, true
+}
+
+// rangeCount matches `for range N` and `for i := range N`.
+func rangeCount(n *ast.RangeStmt) (body *ast.BlockStmt, bound ast.Expr, loopID *ast.Ident, ok bool) {
+	if n.Value != nil {
+		return nil, nil, nil, false
+	}
+	if n.Key != nil {
+		id, ok := n.Key.(*ast.Ident)
+		if !ok || n.Tok != token.DEFINE {
+			return nil, nil, nil, false
+		}
+		loopID = id
+	}
+	return n.Body, n.X, loopID, true
+}
+
+// unusedIn reports whether the variable id declares is not used in body.
+func unusedIn(pass *analysis.Pass, id *ast.Ident, body *ast.BlockStmt) bool {
+	obj := pass.TypesInfo.Defs[id]
+	used := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && obj != nil && pass.TypesInfo.Uses[id] == obj {
+			used = true
+		}
+		return !used
+	})
+	return obj != nil && !used
+}
+
+// boundText is how to write the attempts as an int: the bound's own text
+// keeps a named constant, where its type lets it be an int argument.
+func boundText(pass *analysis.Pass, bound ast.Expr, tv types.TypeAndValue, v int64) string {
 	if b, ok := types.Unalias(tv.Type).(*types.Basic); ok && (b.Kind() == types.Int || b.Kind() == types.UntypedInt) {
 		if t, ok := fixes.Text(pass, bound); ok && !strings.Contains(t, "\n") && pureExpr(pass, bound) {
-			nText = t
+			return t
 		}
 	}
-	return &counted{body: body, n: v, nText: nText}
+	return strconv.FormatInt(v, 10)
 }
 
 // isIntConst reports whether e is the integer constant want.

@@ -38,24 +38,12 @@ func shortcutFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request)
 		return nil
 	}
 	call := req.Send
-	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || !fixes.Editable(pass, call.Pos()) {
+	fn, form, ok := shortcutCallee(pass, call)
+	if !ok {
 		return nil
 	}
-	form := fn.Name() == "PostForm"
-	if fn.Name() != "Post" && !form || len(call.Args) != map[bool]int{false: 3, true: 2}[form] {
-		return nil
-	}
-	method := fn.Type().(*types.Signature).Recv() != nil
-	stmt, ok := fixes.StmtInList(s.Func, call).(*ast.AssignStmt)
-	if !ok || stmt.Tok != token.DEFINE || len(stmt.Lhs) != 2 || len(stmt.Rhs) != 1 || ast.Unparen(stmt.Rhs[0]) != call ||
-		stmt.Pos() < s.Node.Pos() || stmt.End() > s.Node.End() {
-		return nil
-	}
-	respID, ok1 := stmt.Lhs[0].(*ast.Ident)
-	errID, ok2 := stmt.Lhs[1].(*ast.Ident)
-	// resp must be new here: after `req, err :=` the send's := needs it.
-	if !ok1 || !ok2 || respID.Name == "_" || errID.Name == "_" || pass.TypesInfo.Defs[respID] == nil {
+	stmt, respID, errID, ok := shortcutStmt(pass, s, call)
+	if !ok {
 		return nil
 	}
 	file := fixes.FileOf(pass, stmt.Pos())
@@ -66,54 +54,26 @@ func shortcutFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request)
 	if !ok || ret == "return" {
 		return nil
 	}
-	httpName, edits := fixes.Import(pass, file, "net/http", "http", stmt.Pos())
-	client := httpName + ".DefaultClient"
-	if method {
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || !plain(sel.X) {
-			return nil
-		}
-		if client, ok = fixes.Text(pass, sel.X); !ok {
-			return nil
-		}
+	sc := &shortcut{pass: pass, file: file, stmt: stmt}
+	httpName := sc.importName("net/http", "http", stmt.Pos())
+	client, ok := sc.client(call, fn, httpName)
+	if !ok {
+		return nil
 	}
 	url, ok := fixes.Text(pass, call.Args[0])
 	if !ok {
 		return nil
 	}
-	var ctype, body string
-	if form {
-		if !plain(call.Args[1]) {
-			return nil
-		}
-		data, _ := fixes.Text(pass, call.Args[1])
-		strs, imp := fixes.Import(pass, file, "strings", "strings", stmt.Pos())
-		edits = append(edits, imp...)
-		ctype, body = `"application/x-www-form-urlencoded"`, strs+".NewReader("+data+".Encode())"
-	} else {
-		if !plain(call.Args[1]) && pass.TypesInfo.Types[call.Args[1]].Value == nil {
-			return nil
-		}
-		ctype, _ = fixes.Text(pass, call.Args[1])
-		body, ok = fixes.Text(pass, call.Args[2])
-		if !ok {
-			return nil
-		}
+	ctype, body, ok := sc.content(call, form)
+	if !ok {
+		return nil
 	}
-	ctx := ""
-	if v := s.Ctx.InScope; v != nil && ownContext(s.Func, v) {
-		ctx = v.Name()
-	} else {
-		name, imp := fixes.Import(pass, file, "context", "context", stmt.Pos())
-		edits = append(edits, imp...)
-		ctx = name + ".Background()"
-	}
+	ctx := sc.context(s)
 	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
 	if !ok {
 		return nil
 	}
-	budgetName, imp := fixes.Import(pass, file, fixes.BudgetPath, "budget", at)
-	edits = append(edits, imp...)
+	budgetName := sc.importName(fixes.BudgetPath, "budget", at)
 	key := fixes.FreeName(pass, file, "idempotencyKey", at)
 	reqName := fixes.FreeName(pass, file, "req", stmt.Pos())
 	in := fixes.Indent(pass, stmt.Pos())
@@ -125,13 +85,103 @@ func shortcutFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request)
 		in + reqName + `.Header.Set("Idempotency-Key", ` + key + ")\n" +
 		in + respID.Name + ", " + errID.Name + " := " + client + ".Do(" + reqName + ")"
 	eol := fixes.LineStart(pass, at) - 1
-	edits = append(edits,
+	sc.edits = append(sc.edits,
 		analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + fixes.Indent(pass, at) + key + " := " + budgetName + ".NewIdempotencyKey() // one key for all attempts of this operation")},
 		analysis.TextEdit{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)})
 	return []analysis.SuggestedFix{{
 		Message:   "Build the POST with NewRequestWithContext and send it with Do, with an idempotency key minted once before the loop",
-		TextEdits: edits,
+		TextEdits: sc.edits,
 	}}
+}
+
+// shortcutCallee returns net/http's Post or PostForm (the function or the
+// Client method) that call calls with all its arguments; form reports
+// PostForm.
+func shortcutCallee(pass *analysis.Pass, call *ast.CallExpr) (fn *types.Func, form, ok bool) {
+	fn, _ = typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || !fixes.Editable(pass, call.Pos()) {
+		return nil, false, false
+	}
+	form = fn.Name() == "PostForm"
+	if fn.Name() != "Post" && !form || len(call.Args) != map[bool]int{false: 3, true: 2}[form] {
+		return nil, false, false
+	}
+	return fn, form, true
+}
+
+// shortcutStmt returns `resp, err := SHORTCUT(...)` in the loop, with
+// both names used and resp new here: after `req, err :=` the send's :=
+// needs it.
+func shortcutStmt(pass *analysis.Pass, s *retryloop.Site, call *ast.CallExpr) (stmt *ast.AssignStmt, respID, errID *ast.Ident, ok bool) {
+	stmt, ok = fixes.StmtInList(s.Func, call).(*ast.AssignStmt)
+	if !ok || stmt.Tok != token.DEFINE || len(stmt.Lhs) != 2 || len(stmt.Rhs) != 1 || ast.Unparen(stmt.Rhs[0]) != call ||
+		stmt.Pos() < s.Node.Pos() || stmt.End() > s.Node.End() {
+		return nil, nil, nil, false
+	}
+	respID, ok1 := stmt.Lhs[0].(*ast.Ident)
+	errID, ok2 := stmt.Lhs[1].(*ast.Ident)
+	if !ok1 || !ok2 || respID.Name == "_" || errID.Name == "_" || pass.TypesInfo.Defs[respID] == nil {
+		return nil, nil, nil, false
+	}
+	return stmt, respID, errID, true
+}
+
+// shortcut gathers the edits of shortcutFix.
+type shortcut struct {
+	pass  *analysis.Pass
+	file  *ast.File
+	stmt  *ast.AssignStmt
+	edits []analysis.TextEdit
+}
+
+// importName returns the name path goes by at pos, adding its import
+// where the file lacks it.
+func (sc *shortcut) importName(path, name string, pos token.Pos) string {
+	n, imp := fixes.Import(sc.pass, sc.file, path, name, pos)
+	sc.edits = append(sc.edits, imp...)
+	return n
+}
+
+// client is the client that sends: http.DefaultClient for the package's
+// shortcut, or the method's receiver when it is a plain name.
+func (sc *shortcut) client(call *ast.CallExpr, fn *types.Func, httpName string) (string, bool) {
+	if fn.Type().(*types.Signature).Recv() == nil {
+		return httpName + ".DefaultClient", true
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || !plain(sel.X) {
+		return "", false
+	}
+	return fixes.Text(sc.pass, sel.X)
+}
+
+// content returns the request's content type and body: PostForm's encoded
+// form, or Post's own, where they are plain names or constants.
+func (sc *shortcut) content(call *ast.CallExpr, form bool) (ctype, body string, ok bool) {
+	pass := sc.pass
+	if form {
+		if !plain(call.Args[1]) {
+			return "", "", false
+		}
+		data, _ := fixes.Text(pass, call.Args[1])
+		strs := sc.importName("strings", "strings", sc.stmt.Pos())
+		return `"application/x-www-form-urlencoded"`, strs + ".NewReader(" + data + ".Encode())", true
+	}
+	if !plain(call.Args[1]) && pass.TypesInfo.Types[call.Args[1]].Value == nil {
+		return "", "", false
+	}
+	ctype, _ = fixes.Text(pass, call.Args[1])
+	body, ok = fixes.Text(pass, call.Args[2])
+	return ctype, body, ok
+}
+
+// context is the request's context: the function's own when one is in
+// scope, context.Background otherwise, as the shortcut does.
+func (sc *shortcut) context(s *retryloop.Site) string {
+	if v := s.Ctx.InScope; v != nil && ownContext(s.Func, v) {
+		return v.Name()
+	}
+	return sc.importName("context", "context", sc.stmt.Pos()) + ".Background()"
 }
 
 // plain reports whether e is a name or a selection of names: evaluating it

@@ -249,58 +249,75 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 		w.judgeDelay(wt)
 		return
 	}
-	if sel, ok := x.(*ast.SelectorExpr); ok {
-		if isNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
-			wt.Kind = WaitTicker
-			wt.Growth = GrowthFixed
-			return
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if isNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
+		wt.Kind = WaitTicker
+		wt.Growth = GrowthFixed
+		return
+	}
+	if wt.Kind != WaitSelect {
+		wt.Kind = WaitTimer
+	}
+	wt.Growth = GrowthUnknown
+	// t := time.NewTimer(d) in the function, never Reset: judge d.
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && w.cur != nil {
+		if v, ok := w.info.Uses[id].(*types.Var); ok {
+			w.timerVarDelay(v, wt)
 		}
-		if wt.Kind != WaitSelect {
-			wt.Kind = WaitTimer
-		}
-		wt.Growth = GrowthUnknown
-		// t := time.NewTimer(d) in the function, never Reset: judge d.
-		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && w.cur != nil {
-			if v, ok := w.info.Uses[id].(*types.Var); ok {
-				var arg, resetArg ast.Expr
-				defs, resets := 0, 0
-				ast.Inspect(w.cur.body, func(n ast.Node) bool {
-					switch n := n.(type) {
-					case *ast.AssignStmt:
-						for i, l := range n.Lhs {
-							if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
-								defs++
-								if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
-									arg = c.Args[0]
-								}
-							}
-						}
-					case *ast.CallExpr:
-						if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
-							resets++
-							if len(n.Args) == 1 {
-								resetArg = n.Args[0]
-							}
-						}
+	}
+}
+
+// timerVarDelay judges the delay of a timer variable made once by
+// time.NewTimer(d): d, and with one Reset(d2), which re-arms it for every
+// later wait, the first d and d2.
+func (w *walker) timerVarDelay(v *types.Var, wt *Wait) {
+	t := w.timerDefs(v)
+	if t.defs == 1 && t.resets == 0 && t.arg != nil {
+		wt.Delay = t.arg
+		w.judgeDelay(wt)
+	}
+	if t.defs == 1 && t.resets == 1 && t.arg != nil && t.resetArg != nil {
+		first := w.delayOf(t.arg, 0, map[types.Object]bool{})
+		wt.Delay = t.resetArg
+		w.judgeDelay(wt)
+		wt.Growth = combine(wt.Growth, first.growth)
+		wt.Jitter = wt.Jitter || first.jitter
+	}
+}
+
+// timerDefs is how a timer variable is set in the function.
+type timerDefs struct {
+	arg, resetArg ast.Expr // the NewTimer and the Reset delays
+	defs, resets  int
+}
+
+func (w *walker) timerDefs(v *types.Var) timerDefs {
+	var t timerDefs
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
+					t.defs++
+					if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
+						t.arg = c.Args[0]
 					}
-					return true
-				})
-				if defs == 1 && resets == 0 && arg != nil {
-					wt.Delay = arg
-					w.judgeDelay(wt)
 				}
-				// One Reset(d) re-arms it for every later wait: the
-				// delays are the first one and d.
-				if defs == 1 && resets == 1 && arg != nil && resetArg != nil {
-					first := w.delayOf(arg, 0, map[types.Object]bool{})
-					wt.Delay = resetArg
-					w.judgeDelay(wt)
-					wt.Growth = combine(wt.Growth, first.growth)
-					wt.Jitter = wt.Jitter || first.jitter
+			}
+		case *ast.CallExpr:
+			if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
+				t.resets++
+				if len(n.Args) == 1 {
+					t.resetArg = n.Args[0]
 				}
 			}
 		}
-	}
+		return true
+	})
+	return t
 }
 
 // judgeDelay decides how a wait's delay evolves and whether it is random.
@@ -331,15 +348,6 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
 		return judged{growth: GrowthFixed}
 	}
-	var res judged
-	res.growth = GrowthFixed
-	merge := func(j judged) {
-		res.jitter = res.jitter || j.jitter
-		if j.related.IsValid() && !res.related.IsValid() {
-			res.related = j.related
-		}
-		res.growth = combine(res.growth, j.growth)
-	}
 	switch e := e.(type) {
 	case *ast.Ident:
 		obj := w.info.Uses[e]
@@ -353,85 +361,119 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 		seen[v] = true
 		return w.varDelay(v, depth, seen)
 	case *ast.BinaryExpr:
-		x := w.delayOf(e.X, depth+1, seen)
-		y := w.delayOf(e.Y, depth+1, seen)
-		merge(x)
-		merge(y)
-		if e.Op == token.SHL && w.loopVarish(e.Y) {
-			res.growth = combine(res.growth, GrowthGrowing)
-		}
-		if (e.Op == token.MUL || e.Op == token.SHL) && (x.growth == GrowthGrowing || y.growth == GrowthGrowing) {
-			res.growth = combine(res.growth, GrowthGrowing)
-		}
-		return res
+		return w.binaryDelay(e, depth, seen)
 	case *ast.CallExpr:
-		// Conversions: time.Duration(x).
-		if tv, ok := w.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
-			return w.delayOf(e.Args[0], depth+1, seen)
+		return w.callDelay(e, depth, seen)
+	}
+	// A config field the analysis cannot see, among others.
+	return judged{growth: GrowthUnknown}
+}
+
+// merge adds the judgement of one part of an expression to res.
+func (res *judged) merge(j judged) {
+	res.jitter = res.jitter || j.jitter
+	if j.related.IsValid() && !res.related.IsValid() {
+		res.related = j.related
+	}
+	res.growth = combine(res.growth, j.growth)
+}
+
+// argsDelay judges an expression made of its arguments (min, max, math).
+func (w *walker) argsDelay(args []ast.Expr, depth int, seen map[types.Object]bool) judged {
+	res := judged{growth: GrowthFixed}
+	for _, a := range args {
+		res.merge(w.delayOf(a, depth+1, seen))
+	}
+	return res
+}
+
+// binaryDelay judges x op y: a shift by the loop variable, or a product
+// or shift of a growing part, grows.
+func (w *walker) binaryDelay(e *ast.BinaryExpr, depth int, seen map[types.Object]bool) judged {
+	res := judged{growth: GrowthFixed}
+	x := w.delayOf(e.X, depth+1, seen)
+	y := w.delayOf(e.Y, depth+1, seen)
+	res.merge(x)
+	res.merge(y)
+	if e.Op == token.SHL && w.loopVarish(e.Y) {
+		res.growth = combine(res.growth, GrowthGrowing)
+	}
+	if (e.Op == token.MUL || e.Op == token.SHL) && (x.growth == GrowthGrowing || y.growth == GrowthGrowing) {
+		res.growth = combine(res.growth, GrowthGrowing)
+	}
+	return res
+}
+
+// callDelay judges a call: a conversion (time.Duration(x)), min or max,
+// or a function call.
+func (w *walker) callDelay(e *ast.CallExpr, depth int, seen map[types.Object]bool) judged {
+	if tv, ok := w.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+		return w.delayOf(e.Args[0], depth+1, seen)
+	}
+	if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+		if b, ok := w.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
+			return w.argsDelay(e.Args, depth, seen)
 		}
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
-			if b, ok := w.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
-				for _, a := range e.Args {
-					merge(w.delayOf(a, depth+1, seen))
-				}
-				return res
-			}
-		}
-		fn := callee(w.info, e)
-		if fn == nil {
-			return judged{growth: GrowthUnknown}
-		}
-		if isRandFunc(fn) {
-			return judged{growth: GrowthUnknown, jitter: true}
-		}
-		if f := w.factOf(fn); f != nil && f.Random {
-			return judged{growth: GrowthUnknown, jitter: true}
-		}
-		if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
-			for _, a := range e.Args {
-				merge(w.delayOf(a, depth+1, seen))
-			}
-			res.growth = GrowthGrowing
-			return res
-		}
-		if w.readsRetryAfter(e) {
-			return judged{growth: GrowthServer}
-		}
-		switch pkgPath(fn) {
-		case "math":
-			for _, a := range e.Args {
-				merge(w.delayOf(a, depth+1, seen))
-			}
-			return res
-		case "time":
-			if isFunc(fn, "time.Duration.Seconds", "time.Duration.Milliseconds", "time.Duration.Nanoseconds", "time.Duration.Microseconds", "time.Duration.Minutes") {
-				if sel, ok := e.Fun.(*ast.SelectorExpr); ok {
-					return w.delayOf(sel.X, depth+1, seen)
-				}
-			}
-			if isFunc(fn, "time.Until", "time.Since", "time.Time.Sub") {
-				return judged{growth: GrowthServer}
-			}
-			return judged{growth: GrowthUnknown}
-		}
-		if f := w.factOf(fn); f != nil && f.Delay != nil {
-			j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, related: fn.Pos()}
-			// A delay function of the attempt number grows when its result depends on it.
-			if j.growth == GrowthFixed && f.Delay.UsesParam {
-				for _, a := range e.Args {
-					if w.loopVarish(a) {
-						j.growth = GrowthGrowing
-					}
-				}
-			}
-			return j
-		}
-		return judged{growth: GrowthUnknown}
-	case *ast.SelectorExpr:
-		// A config field the analysis cannot see.
+	}
+	fn := callee(w.info, e)
+	if fn == nil {
 		return judged{growth: GrowthUnknown}
 	}
+	if isRandFunc(fn) {
+		return judged{growth: GrowthUnknown, jitter: true}
+	}
+	if f := w.factOf(fn); f != nil && f.Random {
+		return judged{growth: GrowthUnknown, jitter: true}
+	}
+	if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
+		res := w.argsDelay(e.Args, depth, seen)
+		res.growth = GrowthGrowing
+		return res
+	}
+	if w.readsRetryAfter(e) {
+		return judged{growth: GrowthServer}
+	}
+	switch pkgPath(fn) {
+	case "math":
+		return w.argsDelay(e.Args, depth, seen)
+	case "time":
+		return w.timeFuncDelay(e, fn, depth, seen)
+	}
+	return w.delayFuncDelay(e, fn)
+}
+
+// timeFuncDelay judges a call of package time: a Duration's conversion
+// to a number is the duration; a time computed from a clock is the
+// server's (a deadline, a Retry-After date).
+func (w *walker) timeFuncDelay(e *ast.CallExpr, fn *types.Func, depth int, seen map[types.Object]bool) judged {
+	if isFunc(fn, "time.Duration.Seconds", "time.Duration.Milliseconds", "time.Duration.Nanoseconds", "time.Duration.Microseconds", "time.Duration.Minutes") {
+		if sel, ok := e.Fun.(*ast.SelectorExpr); ok {
+			return w.delayOf(sel.X, depth+1, seen)
+		}
+	}
+	if isFunc(fn, "time.Until", "time.Since", "time.Time.Sub") {
+		return judged{growth: GrowthServer}
+	}
 	return judged{growth: GrowthUnknown}
+}
+
+// delayFuncDelay judges a call of a function whose fact says it computes
+// a delay; a delay function of the attempt number grows when its result
+// depends on it.
+func (w *walker) delayFuncDelay(e *ast.CallExpr, fn *types.Func) judged {
+	f := w.factOf(fn)
+	if f == nil || f.Delay == nil {
+		return judged{growth: GrowthUnknown}
+	}
+	j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, related: fn.Pos()}
+	if j.growth == GrowthFixed && f.Delay.UsesParam {
+		for _, a := range e.Args {
+			if w.loopVarish(a) {
+				j.growth = GrowthGrowing
+			}
+		}
+	}
+	return j
 }
 
 // combine merges the growth of two parts of one expression.
@@ -455,103 +497,132 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		return judged{growth: GrowthUnknown}
 	}
 	if w.isParamVar(v) {
-		// The caller's value: unknown, unless the function grows it;
-		// randomness assigned to it is jitter either way
-		// (d *= 2; d = time.Duration(float64(d) * (rand.Float64() + 0.5))).
-		var res judged
-		grows := false
-		ast.Inspect(fn.body, func(n ast.Node) bool {
-			if n, ok := n.(*ast.AssignStmt); ok {
-				for i, l := range n.Lhs {
-					if !w.isVar(l, v) {
-						continue
-					}
-					if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN {
-						grows = true
-					}
-					if len(n.Lhs) == len(n.Rhs) {
-						j := w.delayOf(n.Rhs[i], depth+1, seen)
-						res.jitter = res.jitter || j.jitter
-					}
-				}
-			}
-			return true
-		})
-		res.growth = GrowthUnknown
-		if grows {
-			res.growth = GrowthGrowing
-		}
-		return res
+		return w.paramDelay(v, depth, seen)
 	}
 	for _, l := range w.curLoops() {
 		if w.isLoopKey(v, l) {
 			return judged{growth: GrowthGrowing}
 		}
 	}
-	var res judged
-	res.growth = GrowthFixed
-	defs := 0
-	grows := false
+	vd := &varDefs{w: w, v: v, depth: depth, seen: seen, res: judged{growth: GrowthFixed}}
 	ast.Inspect(fn.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if !w.isVar(l, v) {
-					continue
-				}
-				defs++
-				if n.Tok == token.MUL_ASSIGN || n.Tok == token.SHL_ASSIGN || n.Tok == token.ADD_ASSIGN {
-					grows = true
-				}
-				if len(n.Lhs) == len(n.Rhs) {
-					r := n.Rhs[i]
-					if n.Tok == token.ASSIGN && refersTo(w.info, r, v) {
-						grows = true
-					}
-					j := w.delayOf(r, depth+1, seen)
-					res.jitter = res.jitter || j.jitter
-					if j.related.IsValid() {
-						res.related = j.related
-					}
-					if j.growth == GrowthGrowing && w.inLoop(n) {
-						grows = true
-					}
-					res.growth = combine(res.growth, j.growth)
-				} else {
-					res.growth = GrowthUnknown
-				}
-			}
+			vd.assign(n)
 		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if w.info.Defs[name] == v {
-					defs++
-					if i < len(n.Values) {
-						j := w.delayOf(n.Values[i], depth+1, seen)
-						res.jitter = res.jitter || j.jitter
-						res.growth = combine(res.growth, j.growth)
-					}
-				}
-			}
+			vd.valueSpec(n)
 		case *ast.IncDecStmt:
 			if w.isVar(n.X, v) {
-				grows = true
+				vd.grows = true
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND && w.isVar(n.X, v) {
-				res.growth = GrowthUnknown // address taken
+				vd.res.growth = GrowthUnknown // address taken
 			}
 		}
 		return true
 	})
-	if defs == 0 {
+	if vd.defs == 0 {
 		return judged{growth: GrowthUnknown}
 	}
-	if grows && res.growth != GrowthServer && res.growth != GrowthUnknown {
+	res := vd.res
+	if vd.grows && res.growth != GrowthServer && res.growth != GrowthUnknown {
 		res.growth = GrowthGrowing
-	} else if grows && res.growth == GrowthUnknown && !res.jitter {
+	} else if vd.grows && res.growth == GrowthUnknown && !res.jitter {
 		res.growth = GrowthGrowing
 	}
 	return res
+}
+
+// paramDelay judges a parameter used as a delay: the caller's value is
+// unknown, unless the function grows it; randomness assigned to it is
+// jitter either way (d *= 2; d = time.Duration(float64(d) *
+// (rand.Float64() + 0.5))).
+func (w *walker) paramDelay(v *types.Var, depth int, seen map[types.Object]bool) judged {
+	var res judged
+	grows := false
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		if n, ok := n.(*ast.AssignStmt); ok {
+			for i, l := range n.Lhs {
+				if !w.isVar(l, v) {
+					continue
+				}
+				if growsBy(n.Tok) {
+					grows = true
+				}
+				if len(n.Lhs) == len(n.Rhs) {
+					j := w.delayOf(n.Rhs[i], depth+1, seen)
+					res.jitter = res.jitter || j.jitter
+				}
+			}
+		}
+		return true
+	})
+	res.growth = GrowthUnknown
+	if grows {
+		res.growth = GrowthGrowing
+	}
+	return res
+}
+
+// growsBy reports whether an assignment operator grows a delay (d *= 2,
+// d <<= 1, d += step).
+func growsBy(tok token.Token) bool {
+	return tok == token.MUL_ASSIGN || tok == token.SHL_ASSIGN || tok == token.ADD_ASSIGN
+}
+
+// varDefs gathers what the definitions of a local delay variable say.
+type varDefs struct {
+	w     *walker
+	v     *types.Var
+	depth int
+	seen  map[types.Object]bool
+	res   judged
+	defs  int
+	grows bool
+}
+
+func (vd *varDefs) assign(n *ast.AssignStmt) {
+	w := vd.w
+	for i, l := range n.Lhs {
+		if !w.isVar(l, vd.v) {
+			continue
+		}
+		vd.defs++
+		if growsBy(n.Tok) {
+			vd.grows = true
+		}
+		if len(n.Lhs) != len(n.Rhs) {
+			vd.res.growth = GrowthUnknown
+			continue
+		}
+		r := n.Rhs[i]
+		if n.Tok == token.ASSIGN && refersTo(w.info, r, vd.v) {
+			vd.grows = true
+		}
+		j := w.delayOf(r, vd.depth+1, vd.seen)
+		vd.res.jitter = vd.res.jitter || j.jitter
+		if j.related.IsValid() {
+			vd.res.related = j.related
+		}
+		if j.growth == GrowthGrowing && w.inLoop(n) {
+			vd.grows = true
+		}
+		vd.res.growth = combine(vd.res.growth, j.growth)
+	}
+}
+
+func (vd *varDefs) valueSpec(n *ast.ValueSpec) {
+	for i, name := range n.Names {
+		if vd.w.info.Defs[name] == vd.v {
+			vd.defs++
+			if i < len(n.Values) {
+				j := vd.w.delayOf(n.Values[i], vd.depth+1, vd.seen)
+				vd.res.jitter = vd.res.jitter || j.jitter
+				vd.res.growth = combine(vd.res.growth, j.growth)
+			}
+		}
+	}
 }
 
 func refersTo(info *types.Info, e ast.Expr, v types.Object) bool {

@@ -50,8 +50,26 @@ func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.Bloc
 // describeContext finds the context and stop channel in scope and the
 // deadline the attempts run under.
 func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
-	pos := node.Pos()
-	var best, stop *types.Var
+	best, stop := w.contextInScope(fs, node.Pos())
+	// A closure sees its enclosing function's context too.
+	if best == nil {
+		if outer := w.enclosingOf(fs.node); outer != nil {
+			best = w.outerContext(outer)
+		}
+	}
+	if stop == nil {
+		stop = w.stopField(fs, node)
+	}
+	site.Ctx.InScope, site.Ctx.StopChan = best, stop
+	site.Ctx.Attempts = w.attemptsDeadline(site, fs)
+	if w.perAttemptTimeout(node) {
+		site.Ctx.AttemptTimeout = true
+	}
+}
+
+// contextInScope returns the context and the stop channel declared last
+// before pos, as parameters or in the body, and in scope at pos.
+func (w *walker) contextInScope(fs *fnScope, pos token.Pos) (best, stop *types.Var) {
 	consider := func(v *types.Var) {
 		if v == nil || v.Pos() > pos || (v.Parent() != nil && !v.Parent().Contains(pos)) {
 			return
@@ -82,47 +100,42 @@ func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
 		}
 		return true
 	})
-	// A closure sees its enclosing function's context too.
-	if best == nil {
-		if outer := w.enclosingOf(fs.node); outer != nil {
-			best = w.outerContext(outer)
-		}
-	}
-	if stop == nil {
-		stop = w.stopField(fs, node)
-	}
-	site.Ctx.InScope, site.Ctx.StopChan = best, stop
+	return best, stop
+}
 
-	// The deadline the attempts run under.
+// attemptsDeadline is the deadline the attempts run under: the first
+// operation's, raised by any later one with a firmer deadline, though no
+// deadline never replaces one.
+func (w *walker) attemptsDeadline(site *Site, fs *fnScope) Deadline {
 	dl := DeadlineUnknown
 	first := true
-	merge := func(d Deadline) {
+	for _, op := range site.Ops {
+		d, ok := w.opDeadline(site, op, fs)
+		if !ok {
+			continue
+		}
 		if first {
 			dl, first = d, false
-			return
+			continue
 		}
-		if d > dl || dl == DeadlineNone {
-			if !(d == DeadlineNone && dl != DeadlineNone) {
-				dl = d
-			}
+		if (d > dl || dl == DeadlineNone) && !(d == DeadlineNone && dl != DeadlineNone) {
+			dl = d
 		}
 	}
-	for _, op := range site.Ops {
-		if d, ok := w.opDeadline(site, op, fs); ok {
-			merge(d)
-		}
-	}
-	if first {
-		dl = DeadlineUnknown
-	}
-	site.Ctx.Attempts = dl
-	// A per-attempt WithTimeout inside the site.
+	return dl
+}
+
+// perAttemptTimeout reports whether the site sets a timeout or deadline
+// of its own (a per-attempt WithTimeout inside it).
+func (w *walker) perAttemptTimeout(node ast.Node) bool {
+	found := false
 	ast.Inspect(node, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
-			site.Ctx.AttemptTimeout = true
+			found = true
 		}
 		return true
 	})
+	return found
 }
 
 // outerContext returns a context parameter of the function enclosing a
@@ -307,6 +320,28 @@ func (w *walker) clientTimeout(call *ast.CallExpr, fs *fnScope) Tri {
 	if !ok {
 		return Unknown
 	}
+	lit := w.soleComposite(v, fs)
+	if lit == nil || !isNamed(w.info.TypeOf(lit), "net/http", "Client") {
+		return Unknown
+	}
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Timeout" {
+				return Yes
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Transport" {
+				return Unknown // a transport may bound its dials and headers
+			}
+		}
+	}
+	return No
+}
+
+// soleComposite returns the composite literal a variable is given by its
+// only assignment (in the package's files for a package-level variable,
+// in the function otherwise), or nil: assigned more than once, from
+// something else, or with its address taken, it cannot be followed.
+func (w *walker) soleComposite(v *types.Var, fs *fnScope) *ast.CompositeLit {
 	var lit *ast.CompositeLit
 	count := 0
 	find := func(root ast.Node) {
@@ -341,23 +376,10 @@ func (w *walker) clientTimeout(call *ast.CallExpr, fs *fnScope) Tri {
 	} else {
 		find(fs.body)
 	}
-	if count != 1 || lit == nil {
-		return Unknown
+	if count != 1 {
+		return nil
 	}
-	if !isNamed(w.info.TypeOf(lit), "net/http", "Client") {
-		return Unknown
-	}
-	for _, el := range lit.Elts {
-		if kv, ok := el.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Timeout" {
-				return Yes
-			}
-			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Transport" {
-				return Unknown // a transport may bound its dials and headers
-			}
-		}
-	}
-	return No
+	return lit
 }
 
 func compositeOf(e ast.Expr) *ast.CompositeLit {

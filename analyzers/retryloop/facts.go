@@ -255,7 +255,31 @@ func (w *walker) computeFacts(fns []*fnScope) {
 // funcFact computes one function's fact from its body.
 func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	f := &FuncFact{}
-	callsWriter := false
+	callsWriter := w.callFacts(fs, f)
+	f.Random = w.returnsRandom(fs)
+	// Non-idempotent requests.
+	if w.importsHTTP || callsWriter {
+		f.Writes = w.writesOf(fs)
+	}
+	if w.importsHTTP {
+		f.Build = w.buildFact(fs)
+	}
+	f.Wait = w.topLevelWait(fs)
+	if f.Wait == nil {
+		f.Wait = w.chunkedWait(fs)
+	}
+	// A delay computation: a single time.Duration result.
+	if sig, ok := fs.obj.Type().(*types.Signature); ok && sig.Results().Len() == 1 && isDurationType(sig.Results().At(0).Type()) && f.Wait == nil {
+		if d := w.delayFact(fs); d != nil && (d.Growth != GrowthUnknown || d.Jitter) {
+			f.Delay = d
+		}
+	}
+	return f
+}
+
+// callFacts sets what the function's calls make it (remote, budgeted),
+// and reports whether it calls a function that writes.
+func (w *walker) callFacts(fs *fnScope, f *FuncFact) (callsWriter bool) {
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -276,97 +300,115 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		}
 		return true
 	})
-	f.Random = w.returnsRandom(fs)
-	// Non-idempotent requests.
-	if w.importsHTTP || callsWriter {
-		site := &Site{}
-		w.describeRequests(site, fs, fs.body)
-		for _, r := range site.Requests {
-			if r.NonIdempotent() {
-				f.Writes = append(f.Writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
-			}
+	return callsWriter
+}
+
+// writesOf returns the non-idempotent requests the function sends.
+func (w *walker) writesOf(fs *fnScope) []Write {
+	site := &Site{}
+	w.describeRequests(site, fs, fs.body)
+	var writes []Write
+	for _, r := range site.Requests {
+		if r.NonIdempotent() {
+			writes = append(writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
 		}
 	}
-	if w.importsHTTP {
-		f.Build = w.buildFact(fs)
-	}
-	// A wait at the top level of the body (a sleep helper, not a retry loop).
+	return writes
+}
+
+// topLevelWait returns the fact of the first wait at the top level of the
+// body (a sleep helper, not a retry loop), or nil when the first one
+// found cannot be classified or there is none.
+func (w *walker) topLevelWait(fs *fnScope) *WaitFact {
 	for _, st := range fs.body.List {
-		var wait ast.Node
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
-				return false
-			case *ast.CallExpr:
-				if fn := callee(w.info, n); isFunc(fn, "time.Sleep", BudgetPath+".Sleep") ||
-					fn != nil && fn != fs.obj && w.factOf(fn) != nil && w.factOf(fn).Wait != nil {
-					wait = n
-				}
-			case *ast.SelectStmt:
-				for _, c := range n.Body.List {
-					if cc := c.(*ast.CommClause); cc.Comm != nil {
-						if es, ok := cc.Comm.(*ast.ExprStmt); ok {
-							if u, ok := es.X.(*ast.UnaryExpr); ok && u.Op == token.ARROW && w.isWaitRecv(u.X) {
-								wait = n
-							}
-						}
-					}
+		wait := w.waitIn(st, fs)
+		if wait == nil {
+			continue
+		}
+		wt := w.classifyWait(wait)
+		if wt == nil {
+			return nil
+		}
+		wf := &WaitFact{Param: -1, Cancellable: wt.Cancellable, Growth: wt.Growth, Jitter: wt.Jitter}
+		if wt.Delay != nil {
+			if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok {
+					wf.Param = w.paramIndex(v, fs.typ)
 				}
 			}
-			return wait == nil
-		})
-		if wait != nil {
-			wt := w.classifyWait(wait)
-			if wt == nil {
-				break
+		}
+		return wf
+	}
+	return nil
+}
+
+// waitIn returns the last wait in a statement outside loops and function
+// literals: a sleep, a call of a wait helper, or a select on a timer.
+func (w *walker) waitIn(st ast.Stmt, fs *fnScope) ast.Node {
+	var wait ast.Node
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.CallExpr:
+			if fn := callee(w.info, n); isFunc(fn, "time.Sleep", BudgetPath+".Sleep") ||
+				fn != nil && fn != fs.obj && w.factOf(fn) != nil && w.factOf(fn).Wait != nil {
+				wait = n
 			}
-			wf := &WaitFact{Param: -1, Cancellable: wt.Cancellable, Growth: wt.Growth, Jitter: wt.Jitter}
-			if wt.Delay != nil {
-				if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok {
-					if v, ok := w.info.Uses[id].(*types.Var); ok {
-						wf.Param = w.paramIndex(v, fs.typ)
-					}
+		case *ast.SelectStmt:
+			if w.selectWaits(n) {
+				wait = n
+			}
+		}
+		return wait == nil
+	})
+	return wait
+}
+
+// selectWaits reports whether a select has a case receiving from a timer.
+func (w *walker) selectWaits(n *ast.SelectStmt) bool {
+	waits := false
+	for _, c := range n.Body.List {
+		if cc := c.(*ast.CommClause); cc.Comm != nil {
+			if es, ok := cc.Comm.(*ast.ExprStmt); ok {
+				if u, ok := es.X.(*ast.UnaryExpr); ok && u.Op == token.ARROW && w.isWaitRecv(u.X) {
+					waits = true
 				}
 			}
-			f.Wait = wf
-			break
 		}
 	}
-	if f.Wait == nil {
-		f.Wait = w.chunkedWait(fs)
-	}
-	// A delay computation: a single time.Duration result.
-	if sig, ok := fs.obj.Type().(*types.Signature); ok && sig.Results().Len() == 1 && isDurationType(sig.Results().At(0).Type()) && f.Wait == nil {
-		var d *DelayFact
-		ast.Inspect(fs.body, func(n ast.Node) bool {
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			ret, ok := n.(*ast.ReturnStmt)
-			if !ok || len(ret.Results) != 1 {
-				return true
-			}
-			j := w.delayOf(ret.Results[0], 0, map[types.Object]bool{})
-			uses := w.usesParam(ret.Results[0], fs) || w.hasIntParam(fs)
-			if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(fs.body) {
-				j.growth = GrowthGrowing
-			}
-			if d == nil {
-				d = &DelayFact{Growth: j.growth, Jitter: j.jitter, UsesParam: uses}
-			} else {
-				d.Jitter = d.Jitter || j.jitter
-				d.UsesParam = d.UsesParam || uses
-				if d.Growth != j.growth {
-					d.Growth = combine(d.Growth, j.growth)
-				}
-			}
+	return waits
+}
+
+// delayFact combines what the function's returns say of the delay it
+// computes, or returns nil when it returns nothing.
+func (w *walker) delayFact(fs *fnScope) *DelayFact {
+	var d *DelayFact
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
 			return true
-		})
-		if d != nil && (d.Growth != GrowthUnknown || d.Jitter) {
-			f.Delay = d
 		}
-	}
-	return f
+		j := w.delayOf(ret.Results[0], 0, map[types.Object]bool{})
+		uses := w.usesParam(ret.Results[0], fs) || w.hasIntParam(fs)
+		if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(fs.body) {
+			j.growth = GrowthGrowing
+		}
+		if d == nil {
+			d = &DelayFact{Growth: j.growth, Jitter: j.jitter, UsesParam: uses}
+		} else {
+			d.Jitter = d.Jitter || j.jitter
+			d.UsesParam = d.UsesParam || uses
+			if d.Growth != j.growth {
+				d.Growth = combine(d.Growth, j.growth)
+			}
+		}
+		return true
+	})
+	return d
 }
 
 // buildFact recognises a request builder: a function whose one
@@ -540,56 +582,16 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		if s.Ctx.Consulted && s.Ctx.InScope != nil {
 			r.CtxParam = w.paramIndex(s.Ctx.InScope, fs.typ)
 		}
-		for _, req := range s.Requests {
-			if req.Build == nil || req.Method != "" || !slicesContains(s.Ops, req.Send) {
-				continue
-			}
-			idx := 0
-			if isFunc(callee(w.info, req.Build), "net/http.NewRequestWithContext") {
-				idx = 1
-			}
-			if idx >= len(req.Build.Args) {
-				continue
-			}
-			if id, ok := ast.Unparen(req.Build.Args[idx]).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok {
-					if i := w.paramIndex(v, fs.typ); i >= 0 {
-						r.MethodParam = i
-						r.Keyed = req.HasKey(w.opts.KeyHeaders)
-						r.HeaderParam = w.headerParam(fs)
-					}
-				}
-			}
-		}
-		for _, req := range s.Requests {
-			if req.Send == nil || len(req.Send.Args) != 1 || !slicesContains(s.Ops, req.Send) {
-				continue
-			}
-			if id, ok := ast.Unparen(req.Send.Args[0]).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok {
-					if i := w.paramIndex(v, fs.typ); i >= 0 && isNamed(v.Type(), "net/http", "Request") {
-						r.ResendParam = i
-					}
-				}
-			}
-		}
+		w.requestParams(fs, s, r)
 		for _, op := range s.Ops {
-			if id, ok := ast.Unparen(op.Fun).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok {
-					if i := w.paramIndex(v, fs.typ); i >= 0 {
-						r.OpParam = i
-					}
-				}
+			if _, i := w.paramOf(op.Fun, fs); i >= 0 {
+				r.OpParam = i
 			}
 		}
 		for _, wt := range s.Waits {
-			if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok && wt.Delay != nil {
-				if v, ok := w.info.Uses[id].(*types.Var); ok {
-					if i := w.paramIndex(v, fs.typ); i >= 0 {
-						r.DelayParam = i
-						r.Grows = wt.Growth == GrowthGrowing
-					}
-				}
+			if _, i := w.paramOf(wt.Delay, fs); i >= 0 {
+				r.DelayParam = i
+				r.Grows = wt.Growth == GrowthGrowing
 			}
 		}
 		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 || r.MethodParam >= 0 {
@@ -597,6 +599,50 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		}
 	}
 	return nil
+}
+
+// requestParams sets the parameters a site's retried requests come from:
+// the method a request is built with, and a request re-sent as it is.
+func (w *walker) requestParams(fs *fnScope, s *Site, r *RetrierFact) {
+	for _, req := range s.Requests {
+		if req.Build == nil || req.Method != "" || !slicesContains(s.Ops, req.Send) {
+			continue
+		}
+		idx := 0
+		if isFunc(callee(w.info, req.Build), "net/http.NewRequestWithContext") {
+			idx = 1
+		}
+		if idx >= len(req.Build.Args) {
+			continue
+		}
+		if _, i := w.paramOf(req.Build.Args[idx], fs); i >= 0 {
+			r.MethodParam = i
+			r.Keyed = req.HasKey(w.opts.KeyHeaders)
+			r.HeaderParam = w.headerParam(fs)
+		}
+	}
+	for _, req := range s.Requests {
+		if req.Send == nil || len(req.Send.Args) != 1 || !slicesContains(s.Ops, req.Send) {
+			continue
+		}
+		if v, i := w.paramOf(req.Send.Args[0], fs); i >= 0 && isNamed(v.Type(), "net/http", "Request") {
+			r.ResendParam = i
+		}
+	}
+}
+
+// paramOf returns the variable e names and its index among the function's
+// parameters, or -1 when e names no parameter.
+func (w *walker) paramOf(e ast.Expr, fs *fnScope) (*types.Var, int) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil, -1
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil, -1
+	}
+	return v, w.paramIndex(v, fs.typ)
 }
 
 func slicesContains(ops []*ast.CallExpr, c *ast.CallExpr) bool {

@@ -235,160 +235,227 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		return nil
 	}
 	s.fail = nil
-	succ := s.run(stmts)
+	succ := successPaths(s.run(stmts))
 	if s.overflow {
 		return nil
-	}
-	// successExits reports whether success of op can leave the site: a
-	// path that tested op's outcome and left, not by cancellation or abort.
-	successExits := func(op *ast.CallExpr) bool {
-		for _, p := range succ {
-			if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() {
-				return true
-			}
-		}
-		return false
 	}
 	// Waits on the success paths that go round again: a loop that waits
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
-	successWaits := map[ast.Node]bool{}
-	for _, p := range succ {
-		if p.out == outNext {
-			for _, wn := range p.waits {
-				successWaits[wn] = true
-			}
-		}
-	}
-	var retried []*ast.CallExpr
-	waits := map[ast.Node]bool{}
-	consult := false
-	anySuccessExit := false
-	statusRetry := false
-	// onlyAborts reports whether every success path that looked at op
-	// aborts (t.Fatal, panic): a test repeating a call it expects to fail.
-	onlyAborts := func(op *ast.CallExpr) bool {
-		seen := false
-		for _, p := range succ {
-			if p.observed[op] {
-				if !p.abort {
-					return false
-				}
-				seen = true
-			}
-		}
-		return seen
-	}
+	r := &retries{successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
 	for op := range s.ops {
-		if !s.kept[op] || onlyAborts(op) {
+		if !s.kept[op] || succ.onlyAborts(op) {
 			continue // its outcome is discarded, or success is the failure
 		}
-		exits := successExits(op)
+		exits := succ.exits(op)
 		for _, mode := range []opMode{modeErr, modeStatus} {
 			if mode == modeStatus && !w.returnsResponse(op) {
 				continue
 			}
-			s.fail, s.mode, s.seenFail, s.ambiguous = op, mode, false, false
-			ps := s.run(stmts)
-			if mode == modeStatus && s.seenFail && s.ambiguous {
-				statusRetry = true // a status test that may let a failure go round
-			}
-			if s.overflow || !s.seenFail || s.ambiguous {
-				continue
-			}
-			comesRound := false
-			withWait := false
+			r.tryFailure(s, stmts, op, mode, exits)
+		}
+	}
+	if len(r.retried) == 0 {
+		return nil
+	}
+	site := &Site{Consume: !r.anySuccessExit, StatusRetry: r.statusRetry}
+	slices.SortFunc(r.retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	site.Ops = r.retried
+	site.Ctx.Consulted = r.consult
+	site.Waits = w.siteWaits(s, r.waits)
+	return site
+}
 
-			// A failure status that goes round only as "not 200" may be
-			// a poll's "not yet": not a retry, though no fix may take
-			// the error for the only failure.
-			polled := func(p *path) bool { return mode == modeStatus && p.pollTest }
-			for _, p := range ps {
-				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) && polled(p) {
-					statusRetry = true
-				}
+// successPaths are the paths of the walk under success.
+type successPaths []*path
+
+// exits reports whether success of op can leave the site: a path that
+// tested op's outcome and left, not by cancellation or abort.
+func (succ successPaths) exits(op *ast.CallExpr) bool {
+	for _, p := range succ {
+		if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyAborts reports whether every success path that looked at op aborts
+// (t.Fatal, panic): a test repeating a call it expects to fail.
+func (succ successPaths) onlyAborts(op *ast.CallExpr) bool {
+	seen := false
+	for _, p := range succ {
+		if p.observed[op] {
+			if !p.abort {
+				return false
 			}
-			for _, p := range ps {
-				if p.out == outNext && p.observed[op] && (mode == modeErr || p.statusObs) && !polled(p) {
-					comesRound = true
-					for _, wn := range p.waits {
-						if !successWaits[wn] {
-							withWait = true
-						}
-					}
-				}
-			}
-			// A consume loop (success goes on) is a retry only where its
-			// error branch waits and calls again.
-			if !comesRound || !exits && !withWait {
-				continue
-			}
-			for _, p := range ps {
-				if p.out == outNext && p.observed[op] && !polled(p) {
-					for _, wn := range p.waits {
-						waits[wn] = true
-					}
-				}
-				if p.consult {
-					consult = true
-				}
-			}
-			if exits {
-				anySuccessExit = true
-			}
-			if mode == modeStatus {
-				statusRetry = true
-			}
-			if !slices.Contains(retried, op) {
-				retried = append(retried, op)
+			seen = true
+		}
+	}
+	return seen
+}
+
+// waitsRound returns the waits on the success paths that go round again.
+func (succ successPaths) waitsRound() map[ast.Node]bool {
+	waits := map[ast.Node]bool{}
+	for _, p := range succ {
+		if p.out == outNext {
+			for _, wn := range p.waits {
+				waits[wn] = true
 			}
 		}
 	}
-	if len(retried) == 0 {
-		return nil
+	return waits
+}
+
+// retries gathers what the failure walks find: the operations retried,
+// the waits between their attempts, and how the site treats them.
+type retries struct {
+	successWaits   map[ast.Node]bool // waits that success goes round with too
+	retried        []*ast.CallExpr
+	waits          map[ast.Node]bool
+	consult        bool
+	anySuccessExit bool
+	statusRetry    bool
+}
+
+// tryFailure walks the body under op's failure in mode and records op as
+// retried when the failure comes round again.
+func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode opMode, exits bool) {
+	s.fail, s.mode, s.seenFail, s.ambiguous = op, mode, false, false
+	ps := s.run(stmts)
+	if mode == modeStatus && s.seenFail && s.ambiguous {
+		r.statusRetry = true // a status test that may let a failure go round
 	}
-	site := &Site{Consume: !anySuccessExit, StatusRetry: statusRetry}
-	slices.SortFunc(retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
-	site.Ops = retried
-	site.Ctx.Consulted = consult
+	if s.overflow || !s.seenFail || s.ambiguous {
+		return
+	}
+	fp := failurePaths{ps: ps, op: op, mode: mode}
+	if fp.pollsRound() {
+		r.statusRetry = true
+	}
+	comesRound, withWait := fp.comesRound(r.successWaits)
+	// A consume loop (success goes on) is a retry only where its
+	// error branch waits and calls again.
+	if !comesRound || !exits && !withWait {
+		return
+	}
+	for _, p := range ps {
+		if fp.round(p) && !fp.polled(p) {
+			for _, wn := range p.waits {
+				r.waits[wn] = true
+			}
+		}
+		if p.consult {
+			r.consult = true
+		}
+	}
+	if exits {
+		r.anySuccessExit = true
+	}
+	if mode == modeStatus {
+		r.statusRetry = true
+	}
+	if !slices.Contains(r.retried, op) {
+		r.retried = append(r.retried, op)
+	}
+}
+
+// failurePaths are the paths of the walk under op's failure in mode.
+type failurePaths struct {
+	ps   []*path
+	op   *ast.CallExpr
+	mode opMode
+}
+
+// round reports whether p goes round again having tested op's outcome.
+func (fp failurePaths) round(p *path) bool {
+	return p.out == outNext && p.observed[fp.op]
+}
+
+// roundOnFailure reports whether p goes round again on op's failure: for
+// a failure status, one it tested.
+func (fp failurePaths) roundOnFailure(p *path) bool {
+	return fp.round(p) && (fp.mode == modeErr || p.statusObs)
+}
+
+// polled reports whether p tells a failure status from a 2xx code by
+// equality only (!= 200): a poll's "not yet", not a retry.
+func (fp failurePaths) polled(p *path) bool {
+	return fp.mode == modeStatus && p.pollTest
+}
+
+// pollsRound reports whether a polled failure status goes round: not a
+// retry, though no fix may take the error for the only failure.
+func (fp failurePaths) pollsRound() bool {
+	for _, p := range fp.ps {
+		if fp.roundOnFailure(p) && fp.polled(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// comesRound reports whether the failure goes round again, and whether
+// it waits on the way with a wait that success does not share.
+func (fp failurePaths) comesRound(successWaits map[ast.Node]bool) (comesRound, withWait bool) {
+	for _, p := range fp.ps {
+		if !fp.roundOnFailure(p) || fp.polled(p) {
+			continue
+		}
+		comesRound = true
+		for _, wn := range p.waits {
+			if !successWaits[wn] {
+				withWait = true
+			}
+		}
+	}
+	return comesRound, withWait
+}
+
+// siteWaits classifies the waits between attempts, in source order. An
+// operation that also waits (processOnce sleeping before a retry) counts
+// as the wait only when nothing else waits.
+func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool) []*Wait {
 	var wn []ast.Node
 	for n := range waits {
 		wn = append(wn, n)
 	}
 	slices.SortFunc(wn, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
-	// An operation that also waits (processOnce sleeping before a retry)
-	// counts as the wait only when nothing else waits.
-	// A wait helper (its delay is a parameter: sleepCtx(ctx, d)) is a
-	// wait like time.Sleep even when its error is checked.
-	opWait := func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || !s.ops[c] {
-			return false
-		}
-		f := w.factOf(callee(w.info, c))
-		return f == nil || f.Wait == nil || f.Wait.Param < 0
-	}
 	others := false
 	for _, n := range wn {
-		if !opWait(n) {
+		if !w.opWait(s, n) {
 			others = true
 		}
 	}
+	var out []*Wait
 	for _, n := range wn {
-		if c, ok := n.(*ast.CallExpr); ok && opWait(n) {
+		if c, ok := n.(*ast.CallExpr); ok && w.opWait(s, n) {
 			if others {
 				continue
 			}
 			// What the operation's own wait means is its business: it
 			// rules out "no wait", nothing more.
-			site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: GrowthUnknown})
+			out = append(out, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: GrowthUnknown})
 			continue
 		}
 		if wt := w.classifyWait(n); wt != nil {
-			site.Waits = append(site.Waits, wt)
+			out = append(out, wt)
 		}
 	}
-	return site
+	return out
+}
+
+// opWait reports whether the wait n is one of the operations, and not a
+// wait helper: a helper whose delay is a parameter (sleepCtx(ctx, d)) is
+// a wait like time.Sleep even when its error is checked.
+func (w *walker) opWait(s *sim, n ast.Node) bool {
+	c, ok := n.(*ast.CallExpr)
+	if !ok || !s.ops[c] {
+		return false
+	}
+	f := w.factOf(callee(w.info, c))
+	return f == nil || f.Wait == nil || f.Wait.Param < 0
 }
 
 func (w *walker) returnsResponse(call *ast.CallExpr) bool {
@@ -592,16 +659,41 @@ func (w *walker) flagCond(cond ast.Expr) bool {
 // operation's arguments depend on a variable the loop changes (the range
 // index, a counter, the next node).
 func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallExpr) bool {
-	changing := map[types.Object]bool{}
+	f := &failover{w: w, changing: map[types.Object]bool{}, defs: map[types.Object]ast.Expr{}, movedFields: map[string]bool{}}
+	f.loopMoves(loop)
+	f.bodyCounters(body, ops)
+	// Elements taken from a source the loop drains (cn, err = p.popIdle();
+	// if cn == nil { break }): each pass works on the next one.
+	for v := range w.drained(body) {
+		f.changing[v] = true
+	}
+	f.localDefs(body)
+	f.fieldsMoved(body)
+	roots, depends := f.targets(ops)
+	return depends || f.storesElement(body, roots)
+}
+
+// failover is what isFailover learns of a loop: the variables and fields
+// that change from one pass to the next, and the locals defined in it.
+type failover struct {
+	w           *walker
+	changing    map[types.Object]bool
+	defs        map[types.Object]ast.Expr // a local's value in the loop
+	movedFields map[string]bool           // fields moved by the loop, by their text
+}
+
+// loopMoves adds the variables the loop header moves: those a for loop
+// declares and then moves (a cursor: for d := dir; ; { ...; d = parent }),
+// those its post statement names, and the range key and value.
+func (f *failover) loopMoves(loop ast.Stmt) {
+	info := f.w.info
 	switch l := loop.(type) {
 	case *ast.ForStmt:
-		// Variables the loop declares and then moves (a cursor: for d :=
-		// dir; ; { ...; d = parent }).
 		if as, ok := l.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 			for _, lhs := range as.Lhs {
 				if id, ok := lhs.(*ast.Ident); ok {
-					if v, ok := w.info.Defs[id].(*types.Var); ok && w.modifiedIn(v, l.Body) {
-						changing[v] = true
+					if v, ok := info.Defs[id].(*types.Var); ok && f.w.modifiedIn(v, l.Body) {
+						f.changing[v] = true
 					}
 				}
 			}
@@ -609,8 +701,8 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		if l.Post != nil {
 			ast.Inspect(l.Post, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok {
-					if v, ok := w.info.Uses[id].(*types.Var); ok {
-						changing[v] = true
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						f.changing[v] = true
 					}
 				}
 				return true
@@ -618,30 +710,33 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 		}
 	case *ast.RangeStmt:
 		for _, e := range []ast.Expr{l.Key, l.Value} {
-			if id, ok := e.(*ast.Ident); ok && w.info.Defs[id] != nil {
-				changing[w.info.Defs[id]] = true
+			if id, ok := e.(*ast.Ident); ok && info.Defs[id] != nil {
+				f.changing[info.Defs[id]] = true
 			}
 		}
 	}
-	// Variables incremented or reassigned from themselves in the body.
+}
+
+// bodyCounters adds the variables incremented in the body, other than a
+// count of the attempts.
+func (f *failover) bodyCounters(body *ast.BlockStmt, ops []*ast.CallExpr) {
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.IncDecStmt:
+		if n, ok := n.(*ast.IncDecStmt); ok {
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok && !w.isCounterOnly(v, body, ops) {
-					changing[v] = true
+				if v, ok := f.w.info.Uses[id].(*types.Var); ok && !f.w.isCounterOnly(v, body, ops) {
+					f.changing[v] = true
 				}
 			}
 		}
 		return true
 	})
-	// Elements taken from a source the loop drains (cn, err = p.popIdle();
-	// if cn == nil { break }): each pass works on the next one.
-	for v := range w.drained(body) {
-		changing[v] = true
-	}
-	// Locals defined in the loop from a changing variable change too.
-	defs := map[types.Object]ast.Expr{}
+}
+
+// localDefs records the values of the locals assigned in the loop, which
+// change with a changing variable, and adds the cursors moved by
+// arithmetic on themselves (cur = (cur+1) % n).
+func (f *failover) localDefs(body *ast.BlockStmt) {
+	info := f.w.info
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != len(as.Rhs) && len(as.Rhs) != 1 {
@@ -656,96 +751,111 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 			if !ok {
 				continue
 			}
-			o := w.info.Defs[id]
+			o := info.Defs[id]
 			if o == nil {
-				o = w.info.Uses[id]
+				o = info.Uses[id]
 			}
 			if o == nil {
 				continue
 			}
-			defs[o] = r
-			// A cursor moved by arithmetic on itself (cur = (cur+1) % n).
+			f.defs[o] = r
 			if v, ok := o.(*types.Var); ok && isInt(v.Type()) && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN ||
-				as.Tok == token.ASSIGN && refersTo(w.info, r, v)) {
-				changing[v] = true
+				as.Tok == token.ASSIGN && refersTo(info, r, v)) {
+				f.changing[v] = true
 			}
 		}
 		return true
 	})
-	// Fields moved by the loop (r.cur = (r.cur+1) % n; c.next++).
-	movedFields := map[string]bool{}
+}
+
+// fieldsMoved records the fields moved by the loop (r.cur = (r.cur+1) %
+// n; c.next++).
+func (f *failover) fieldsMoved(body *ast.BlockStmt) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				if sel, ok := l.(*ast.SelectorExpr); ok && isInt(w.info.TypeOf(sel)) {
-					movedFields[types.ExprString(sel)] = true
+				if sel, ok := l.(*ast.SelectorExpr); ok && isInt(f.w.info.TypeOf(sel)) {
+					f.movedFields[types.ExprString(sel)] = true
 				}
 			}
 		case *ast.IncDecStmt:
 			if sel, ok := n.X.(*ast.SelectorExpr); ok {
-				movedFields[types.ExprString(sel)] = true
+				f.movedFields[types.ExprString(sel)] = true
 			}
 		}
 		return true
 	})
-	var dependsOn func(e ast.Expr, depth int) bool
-	dependsOn = func(e ast.Expr, depth int) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok && movedFields[types.ExprString(sel)] {
-				found = true
-				return false
-			}
-			id, ok := n.(*ast.Ident)
-			if !ok || found {
-				return !found
-			}
-			o := w.info.Uses[id]
-			if o == nil {
-				return true
-			}
-			if changing[o] {
-				found = true
-			} else if d, ok := defs[o]; ok && depth < 4 && d != e {
-				found = dependsOn(d, depth+1)
-			}
+}
+
+// dependsOn reports whether e reads a moved field or a changing variable,
+// itself or through the locals it is defined from.
+func (f *failover) dependsOn(e ast.Expr, depth int) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && f.movedFields[types.ExprString(sel)] {
+			found = true
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
 			return !found
-		})
-		return found
-	}
-	// The identifiers the operations work on: arguments and receivers.
-	roots := map[types.Object]bool{}
+		}
+		o := f.w.info.Uses[id]
+		if o == nil {
+			return true
+		}
+		if f.changing[o] {
+			found = true
+		} else if d, ok := f.defs[o]; ok && depth < 4 && d != e {
+			found = f.dependsOn(d, depth+1)
+		}
+		return !found
+	})
+	return found
+}
+
+// targets reports whether an operation's argument or receiver depends on
+// what the loop changes; otherwise it returns the identifiers the
+// operations work on.
+func (f *failover) targets(ops []*ast.CallExpr) (roots map[types.Object]bool, depends bool) {
+	info := f.w.info
+	roots = map[types.Object]bool{}
 	for _, op := range ops {
 		for _, a := range op.Args {
-			if w.isContextExpr(a) {
+			if f.w.isContextExpr(a) {
 				continue
 			}
 			// The attempt number passed as is (for logs, metrics, an
 			// attempt header) does not change the target.
 			if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok && changing[v] && isInt(v.Type()) {
+				if v, ok := info.Uses[id].(*types.Var); ok && f.changing[v] && isInt(v.Type()) {
 					continue
 				}
 			}
-			if dependsOn(a, 0) {
-				return true
+			if f.dependsOn(a, 0) {
+				return nil, true
 			}
-			if id, ok := ast.Unparen(a).(*ast.Ident); ok && w.info.Uses[id] != nil {
-				roots[w.info.Uses[id]] = true
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] != nil {
+				roots[info.Uses[id]] = true
 			}
 		}
 		if sel, ok := op.Fun.(*ast.SelectorExpr); ok {
-			if dependsOn(sel.X, 0) {
-				return true
+			if f.dependsOn(sel.X, 0) {
+				return nil, true
 			}
-			if id := rootIdent(sel.X); id != nil && w.info.Uses[id] != nil {
-				roots[w.info.Uses[id]] = true
+			if id := rootIdent(sel.X); id != nil && info.Uses[id] != nil {
+				roots[info.Uses[id]] = true
 			}
 		}
 	}
-	// An element of a list stored into what the operation works on
-	// (nc.current = nc.servers[i]; nc.connect()).
+	return roots, false
+}
+
+// storesElement reports whether the loop stores an element of a list
+// into what the operations work on (nc.current = nc.servers[i];
+// nc.connect()).
+func (f *failover) storesElement(body *ast.BlockStmt, roots map[types.Object]bool) bool {
 	moved := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -757,7 +867,7 @@ func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallE
 			if !ok {
 				continue
 			}
-			if id := rootIdent(sel); id != nil && roots[w.info.Uses[id]] && dependsOn(as.Rhs[i], 0) {
+			if id := rootIdent(sel); id != nil && roots[f.w.info.Uses[id]] && f.dependsOn(as.Rhs[i], 0) {
 				moved = true
 			}
 		}

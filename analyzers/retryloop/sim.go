@@ -210,50 +210,18 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 	case *ast.LabeledStmt:
 		return s.stmt(st.Stmt, ps, depth)
 	case *ast.ExprStmt:
-		for _, p := range ps {
-			s.expr(st.X, p)
-		}
-		if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
-			for _, p := range ps {
-				p.out = outExit
-				p.abort = true
-			}
-		}
-		return ps
+		return s.exprStmt(st, ps)
 	case *ast.AssignStmt:
 		for _, p := range ps {
 			s.assign(st.Lhs, st.Rhs, p)
 		}
 		return ps
 	case *ast.DeclStmt:
-		if gd, ok := st.Decl.(*ast.GenDecl); ok {
-			for _, spec := range gd.Specs {
-				if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
-					lhs := make([]ast.Expr, len(vs.Names))
-					for i, n := range vs.Names {
-						lhs[i] = n
-					}
-					for _, p := range ps {
-						s.assign(lhs, vs.Values, p)
-					}
-				}
-			}
-		}
-		return ps
+		return s.declStmt(st, ps)
 	case *ast.IncDecStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.EmptyStmt:
 		return ps
 	case *ast.ReturnStmt:
-		for _, p := range ps {
-			for _, r := range st.Results {
-				s.expr(r, p)
-			}
-			if s.self != nil && s.callsSelf(st) {
-				p.out = outNext
-			} else {
-				p.out, p.exitPos = outExit, st.Pos()
-			}
-		}
-		return ps
+		return s.returnStmt(st, ps)
 	case *ast.BranchStmt:
 		for _, p := range ps {
 			p.out = s.branch(st, depth)
@@ -261,104 +229,177 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		}
 		return ps
 	case *ast.IfStmt:
-		if st.Init != nil {
-			ps = s.stmt(st.Init, ps, depth)
-		}
-		var out []*path
-		for _, p := range ps {
-			if p.out != outRunning {
-				out = append(out, p)
-				continue
-			}
-			prevDecided, prevAt := p.decided, p.decidedAt
-			v := s.decide(st.Cond, p)
-			// A decision whose other branch leaves too does not tell
-			// leaving from retrying (if err != nil && x { return err }).
-			// Nor does one whose branches only log: both go the same way
-			// (if err != nil { log.Printf(...) }; return).
-			if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) ||
-				v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
-				p.decided, p.decidedAt = prevDecided, prevAt
-			}
-			other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
-			if v != No {
-				q := p
-				if v == Unknown {
-					q = p.clone()
-					// if err == nil && !res.Requeue { return }: the
-					// branch needs the success, so leaving by it is
-					// decided by the outcome, even if not by it alone.
-					if s.partlyDecided(st.Cond, p) {
-						s.seq++
-						q.decided, q.decidedAt = true, s.seq
-					}
-				}
-				if other {
-					s.seq++
-					q.splits = append(q.splits, split{st.Body, s.seq})
-				}
-				out = append(out, s.block(st.Body.List, []*path{q}, depth)...)
-			}
-			if v != Yes {
-				if st.Else != nil {
-					if other {
-						s.seq++
-						p.splits = append(p.splits, split{st.Else, s.seq})
-					}
-					out = append(out, s.stmt(st.Else, []*path{p}, depth)...)
-				} else {
-					out = append(out, p)
-				}
-			}
-		}
-		return out
+		return s.ifStmt(st, ps, depth)
 	case *ast.SwitchStmt:
 		if st.Init != nil {
 			ps = s.stmt(st.Init, ps, depth)
 		}
 		return s.switchStmt(st, ps, depth)
 	case *ast.TypeSwitchStmt:
-		var out []*path
-		for _, p := range ps {
-			for _, cc := range st.Body.List {
-				out = append(out, s.block(cc.(*ast.CaseClause).Body, []*path{p.clone()}, depth+1)...)
-			}
-			if !hasDefault(st.Body) {
-				out = append(out, p)
-			}
-		}
-		return out
+		return s.typeSwitchStmt(st, ps, depth)
 	case *ast.SelectStmt:
-		// A select that offers a context's Done or a stop channel consults
-		// it on every branch: the path through the timer case was free to
-		// stop (select { case <-t.C: retry; case <-ctx.Done(): return }).
-		races := false
-		for _, cc := range st.Body.List {
-			if comm := cc.(*ast.CommClause); comm.Comm != nil && s.consultComm(comm.Comm) {
-				races = true
-			}
-		}
-		var out []*path
-		for _, p := range ps {
-			if races {
-				p.consult = true
-			}
-			for _, cc := range st.Body.List {
-				comm := cc.(*ast.CommClause)
-				q := p.clone()
-				s.seq++
-				q.splits = append(q.splits, split{comm, s.seq}) // which case fires is not the op's outcome
-				if comm.Comm != nil {
-					s.comm(comm.Comm, st, q)
-				}
-				out = append(out, s.block(comm.Body, []*path{q}, depth+1)...)
-			}
-		}
-		return out
+		return s.selectStmt(st, ps, depth)
 	case *ast.ForStmt, *ast.RangeStmt:
 		return s.inner(st, ps, depth)
 	}
 	return ps
+}
+
+// exprStmt evaluates an expression statement; a call that does not
+// return (panic, os.Exit, t.Fatal) ends the paths as an abort.
+func (s *sim) exprStmt(st *ast.ExprStmt, ps []*path) []*path {
+	for _, p := range ps {
+		s.expr(st.X, p)
+	}
+	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
+		for _, p := range ps {
+			p.out = outExit
+			p.abort = true
+		}
+	}
+	return ps
+}
+
+// declStmt assigns the values of var declarations.
+func (s *sim) declStmt(st *ast.DeclStmt, ps []*path) []*path {
+	gd, ok := st.Decl.(*ast.GenDecl)
+	if !ok {
+		return ps
+	}
+	for _, spec := range gd.Specs {
+		if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+			lhs := make([]ast.Expr, len(vs.Names))
+			for i, n := range vs.Names {
+				lhs[i] = n
+			}
+			for _, p := range ps {
+				s.assign(lhs, vs.Values, p)
+			}
+		}
+	}
+	return ps
+}
+
+// returnStmt leaves, except in recursion mode where returning the
+// function's own call is the next attempt.
+func (s *sim) returnStmt(st *ast.ReturnStmt, ps []*path) []*path {
+	for _, p := range ps {
+		for _, r := range st.Results {
+			s.expr(r, p)
+		}
+		if s.self != nil && s.callsSelf(st) {
+			p.out = outNext
+		} else {
+			p.out, p.exitPos = outExit, st.Pos()
+		}
+	}
+	return ps
+}
+
+func (s *sim) ifStmt(st *ast.IfStmt, ps []*path, depth int) []*path {
+	if st.Init != nil {
+		ps = s.stmt(st.Init, ps, depth)
+	}
+	var out []*path
+	for _, p := range ps {
+		if p.out != outRunning {
+			out = append(out, p)
+			continue
+		}
+		out = append(out, s.ifPath(st, p, depth)...)
+	}
+	return out
+}
+
+// ifPath walks one running path through an if: the branches its
+// condition allows, each marked with what decided it.
+func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
+	var out []*path
+	prevDecided, prevAt := p.decided, p.decidedAt
+	v := s.decide(st.Cond, p)
+	// A decision whose other branch leaves too does not tell
+	// leaving from retrying (if err != nil && x { return err }).
+	// Nor does one whose branches only log: both go the same way
+	// (if err != nil { log.Printf(...) }; return).
+	if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) ||
+		v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
+		p.decided, p.decidedAt = prevDecided, prevAt
+	}
+	other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
+	if v != No {
+		q := p
+		if v == Unknown {
+			q = p.clone()
+			// if err == nil && !res.Requeue { return }: the
+			// branch needs the success, so leaving by it is
+			// decided by the outcome, even if not by it alone.
+			if s.partlyDecided(st.Cond, p) {
+				s.seq++
+				q.decided, q.decidedAt = true, s.seq
+			}
+		}
+		if other {
+			s.seq++
+			q.splits = append(q.splits, split{st.Body, s.seq})
+		}
+		out = append(out, s.block(st.Body.List, []*path{q}, depth)...)
+	}
+	if v == Yes {
+		return out
+	}
+	if st.Else == nil {
+		return append(out, p)
+	}
+	if other {
+		s.seq++
+		p.splits = append(p.splits, split{st.Else, s.seq})
+	}
+	return append(out, s.stmt(st.Else, []*path{p}, depth)...)
+}
+
+// typeSwitchStmt walks every case, and past the switch when it has no
+// default: which case runs is not the outcome's business.
+func (s *sim) typeSwitchStmt(st *ast.TypeSwitchStmt, ps []*path, depth int) []*path {
+	var out []*path
+	for _, p := range ps {
+		for _, cc := range st.Body.List {
+			out = append(out, s.block(cc.(*ast.CaseClause).Body, []*path{p.clone()}, depth+1)...)
+		}
+		if !hasDefault(st.Body) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// selectStmt walks every case. A select that offers a context's Done or
+// a stop channel consults it on every branch: the path through the timer
+// case was free to stop (select { case <-t.C: retry; case <-ctx.Done():
+// return }).
+func (s *sim) selectStmt(st *ast.SelectStmt, ps []*path, depth int) []*path {
+	races := false
+	for _, cc := range st.Body.List {
+		if comm := cc.(*ast.CommClause); comm.Comm != nil && s.consultComm(comm.Comm) {
+			races = true
+		}
+	}
+	var out []*path
+	for _, p := range ps {
+		if races {
+			p.consult = true
+		}
+		for _, cc := range st.Body.List {
+			comm := cc.(*ast.CommClause)
+			q := p.clone()
+			s.seq++
+			q.splits = append(q.splits, split{comm, s.seq}) // which case fires is not the op's outcome
+			if comm.Comm != nil {
+				s.comm(comm.Comm, st, q)
+			}
+			out = append(out, s.block(comm.Body, []*path{q}, depth+1)...)
+		}
+	}
+	return out
 }
 
 // inert reports whether a branch only makes calls that return (logging,
@@ -610,116 +651,138 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 		s.expr(r, p)
 	}
 	if len(rhs) == 1 && len(lhs) > 1 {
-		call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr)
-		if !ok {
-			for _, l := range lhs {
-				s.set(l, Unknown, p)
-			}
-			return
-		}
-		failing := s.ops[call] && call == s.fail
-		isOp := s.ops[call]
-		for i, l := range lhs {
-			obj := s.obj(l)
-			if obj == nil {
-				continue
-			}
-			t := obj.Type()
-			if isOp {
-				p.tainted[obj] = call
-			} else {
-				delete(p.tainted, obj)
-			}
-			switch {
-			case isOp && isErrorType(t) && i == len(lhs)-1:
-				if failing {
-					s.seenFail = true
-					if s.mode == modeErr {
-						p.vals[obj] = Yes
-					} else {
-						p.vals[obj] = No
-					}
-				} else {
-					p.vals[obj] = No
-				}
-			case isOp && isResponse(t):
-				p.status[obj] = failing && s.mode == modeStatus
-			case isOp && isBool(t) && i == len(lhs)-1:
-				if failing {
-					s.seenFail = true
-					p.vals[obj] = No
-				} else {
-					p.vals[obj] = Yes
-				}
-			case isOp && isPointer(t) && i < len(lhs)-1 && s.errLast(call):
-				// By Go's convention a result beside an error is nil
-				// when the call fails: if wm != nil { break } leaves on
-				// success (Yes = non-nil).
-				p.vals[obj] = b2t(!(failing && s.mode == modeErr))
-			default:
-				s.set(l, Unknown, p)
-			}
-		}
+		s.assignTuple(lhs, rhs[0], p)
 		return
 	}
 	for i, l := range lhs {
 		if i >= len(rhs) {
 			break
 		}
+		if obj := s.obj(l); obj != nil {
+			s.assignOne(l, obj, ast.Unparen(rhs[i]), p)
+		}
+	}
+}
+
+// assignTuple records v, err := call(): for an operation, what each
+// result says of its outcome on this path.
+func (s *sim) assignTuple(lhs []ast.Expr, rhs ast.Expr, p *path) {
+	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+	if !ok {
+		for _, l := range lhs {
+			s.set(l, Unknown, p)
+		}
+		return
+	}
+	isOp := s.ops[call]
+	for i, l := range lhs {
 		obj := s.obj(l)
 		if obj == nil {
 			continue
 		}
-		r := ast.Unparen(rhs[i])
-		if call, ok := r.(*ast.CallExpr); ok && s.ops[call] {
-			failing := call == s.fail
-			if failing {
-				s.seenFail = true
-			}
+		if isOp {
 			p.tainted[obj] = call
-			switch {
-			case isErrorType(obj.Type()):
-				p.vals[obj] = b2t(failing && s.mode == modeErr)
-			case isBool(obj.Type()):
-				p.vals[obj] = b2t(!failing)
-			default:
-				s.set(l, Unknown, p)
-			}
-			continue
+			s.opResult(l, obj, i == len(lhs)-1, call, p)
+		} else {
+			delete(p.tainted, obj)
+			s.set(l, Unknown, p)
 		}
-		if eo := s.grpcCodeOf(r); eo != nil {
-			// code := status.Code(err): the outcome's gRPC code.
-			if s.codeOf == nil {
-				s.codeOf = map[types.Object]types.Object{}
-			}
-			s.codeOf[obj] = eo
-			if c := p.tainted[eo]; c != nil {
-				p.tainted[obj] = c
-			}
-			continue
-		}
-		if isBool(obj.Type()) {
-			p.vals[obj] = s.eval(r, p)
-			continue
-		}
-		if isErrorType(obj.Type()) {
-			if id, ok := r.(*ast.Ident); ok && id.Name == "nil" {
-				p.vals[obj] = No
-				continue
-			}
-			if s.nonNilError(r) {
+	}
+}
+
+// opResult records one result of an operation in a tuple: the last error
+// or ok, the response, or a pointer beside an error.
+func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallExpr, p *path) {
+	failing := call == s.fail
+	t := obj.Type()
+	switch {
+	case isErrorType(t) && last:
+		if failing {
+			s.seenFail = true
+			if s.mode == modeErr {
 				p.vals[obj] = Yes
-				continue
+			} else {
+				p.vals[obj] = No
 			}
-			if o := s.obj(r); o != nil {
-				if v, ok := p.vals[o]; ok {
-					p.vals[obj] = v
-					continue
-				}
-			}
+		} else {
+			p.vals[obj] = No
 		}
+	case isResponse(t):
+		p.status[obj] = failing && s.mode == modeStatus
+	case isBool(t) && last:
+		if failing {
+			s.seenFail = true
+			p.vals[obj] = No
+		} else {
+			p.vals[obj] = Yes
+		}
+	case isPointer(t) && !last && s.errLast(call):
+		// By Go's convention a result beside an error is nil
+		// when the call fails: if wm != nil { break } leaves on
+		// success (Yes = non-nil).
+		p.vals[obj] = b2t(!(failing && s.mode == modeErr))
+	default:
 		s.set(l, Unknown, p)
 	}
+}
+
+// assignOne records l = r for a variable obj.
+func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
+	if call, ok := r.(*ast.CallExpr); ok && s.ops[call] {
+		failing := call == s.fail
+		if failing {
+			s.seenFail = true
+		}
+		p.tainted[obj] = call
+		switch {
+		case isErrorType(obj.Type()):
+			p.vals[obj] = b2t(failing && s.mode == modeErr)
+		case isBool(obj.Type()):
+			p.vals[obj] = b2t(!failing)
+		default:
+			s.set(l, Unknown, p)
+		}
+		return
+	}
+	if eo := s.grpcCodeOf(r); eo != nil {
+		// code := status.Code(err): the outcome's gRPC code.
+		if s.codeOf == nil {
+			s.codeOf = map[types.Object]types.Object{}
+		}
+		s.codeOf[obj] = eo
+		if c := p.tainted[eo]; c != nil {
+			p.tainted[obj] = c
+		}
+		return
+	}
+	if isBool(obj.Type()) {
+		p.vals[obj] = s.eval(r, p)
+		return
+	}
+	if isErrorType(obj.Type()) {
+		if v, ok := s.errorValue(r, p); ok {
+			p.vals[obj] = v
+			return
+		}
+	}
+	s.set(l, Unknown, p)
+}
+
+// errorValue is what is known of an error value assigned: nil, an error
+// made here, or another error variable's value on this path.
+func (s *sim) errorValue(r ast.Expr, p *path) (Tri, bool) {
+	if id, ok := r.(*ast.Ident); ok && id.Name == "nil" {
+		return No, true
+	}
+	if s.nonNilError(r) {
+		return Yes, true
+	}
+	if o := s.obj(r); o != nil {
+		if v, ok := p.vals[o]; ok {
+			return v, true
+		}
+	}
+	return Unknown, false
 }
 
 func b2t(b bool) Tri {
@@ -799,80 +862,94 @@ func (s *sim) eval(e ast.Expr, p *path) Tri {
 			return not(s.eval(e.X, p))
 		}
 	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.LAND:
-			a := s.eval(e.X, p)
-			if a == No {
-				return No
-			}
-			return and(a, s.eval(e.Y, p))
-		case token.LOR:
-			a := s.eval(e.X, p)
-			if a == Yes {
-				return Yes
-			}
-			return or(a, s.eval(e.Y, p))
-		case token.EQL, token.NEQ:
-			v := s.evalEq(e.X, e.Y, p)
-			if e.Op == token.NEQ {
-				v = not(v)
-			}
-			if v != Unknown {
-				return v
-			}
+		return s.evalBinary(e, p)
+	case *ast.Ident:
+		return s.evalIdent(e, p)
+	case *ast.IndexExpr:
+		// A set of retryable codes: c.retryOnStatus[resp.StatusCode].
+		if isBool(s.info.TypeOf(e)) {
+			return s.classify([]ast.Expr{e.Index}, s.w.setPolarity(e.X), p)
 		}
-		if v := s.evalStatus(e, p); v != Unknown {
+	case *ast.CallExpr:
+		return s.evalCall(e, p)
+	}
+	return Unknown
+}
+
+// evalBinary evaluates && and || with short circuit, == and !=, and a
+// comparison of a status code.
+func (s *sim) evalBinary(e *ast.BinaryExpr, p *path) Tri {
+	switch e.Op {
+	case token.LAND:
+		a := s.eval(e.X, p)
+		if a == No {
+			return No
+		}
+		return and(a, s.eval(e.Y, p))
+	case token.LOR:
+		a := s.eval(e.X, p)
+		if a == Yes {
+			return Yes
+		}
+		return or(a, s.eval(e.Y, p))
+	case token.EQL, token.NEQ:
+		v := s.evalEq(e.X, e.Y, p)
+		if e.Op == token.NEQ {
+			v = not(v)
+		}
+		if v != Unknown {
 			return v
 		}
-	case *ast.Ident:
-		if o := s.obj(e); o != nil {
+	}
+	return s.evalStatus(e, p)
+}
+
+// evalIdent evaluates a variable's value on the path (observing the
+// outcome it holds) or the constants true and false.
+func (s *sim) evalIdent(e *ast.Ident, p *path) Tri {
+	if o := s.obj(e); o != nil {
+		if c := p.tainted[o]; c != nil {
+			p.observed[c] = true
+			p.obs++
+		}
+		if v, ok := p.vals[o]; ok {
+			return v
+		}
+	}
+	switch e.Name {
+	case "true":
+		return Yes
+	case "false":
+		return No
+	}
+	return Unknown
+}
+
+// evalCall evaluates a classifier of the code (isRetryable(resp.StatusCode)),
+// an operation returning a bool, and errors.Is/As of a nil error (false).
+func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
+	if fn := callee(s.info, e); fn != nil && !s.ops[e] && isBool(s.info.TypeOf(e)) {
+		if v := s.classify(e.Args, s.w.predPolarity(fn), p); v != Unknown {
+			return v
+		}
+	}
+	if s.ops[e] && isBool(s.info.TypeOf(e)) {
+		p.observed[e] = true
+		p.obs++
+		if e == s.fail {
+			s.seenFail = true
+			return No
+		}
+		return Yes
+	}
+	if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
+		if o := s.obj(e.Args[0]); o != nil {
 			if c := p.tainted[o]; c != nil {
 				p.observed[c] = true
 				p.obs++
 			}
-			if v, ok := p.vals[o]; ok {
-				return v
-			}
-		}
-		if e.Name == "true" {
-			return Yes
-		}
-		if e.Name == "false" {
-			return No
-		}
-	case *ast.IndexExpr:
-		// A set of retryable codes: c.retryOnStatus[resp.StatusCode].
-		if isBool(s.info.TypeOf(e)) {
-			if v := s.classify([]ast.Expr{e.Index}, s.w.setPolarity(e.X), p); v != Unknown {
-				return v
-			}
-		}
-	case *ast.CallExpr:
-		// A classifier of the code: isRetryable(resp.StatusCode).
-		if fn := callee(s.info, e); fn != nil && !s.ops[e] && isBool(s.info.TypeOf(e)) {
-			if v := s.classify(e.Args, s.w.predPolarity(fn), p); v != Unknown {
-				return v
-			}
-		}
-		if s.ops[e] && isBool(s.info.TypeOf(e)) {
-			p.observed[e] = true
-			p.obs++
-			if e == s.fail {
-				s.seenFail = true
+			if p.vals[o] == No {
 				return No
-			}
-			return Yes
-		}
-		// errors.Is/As of a nil error are false.
-		if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
-			if o := s.obj(e.Args[0]); o != nil {
-				if c := p.tainted[o]; c != nil {
-					p.observed[c] = true
-					p.obs++
-				}
-				if p.vals[o] == No {
-					return No
-				}
 			}
 		}
 	}
@@ -1016,50 +1093,13 @@ var (
 
 // evalStatus evaluates a comparison of a response's StatusCode with a constant.
 func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
-	x, y, op := ast.Unparen(e.X), ast.Unparen(e.Y), e.Op
-	cv := s.info.Types[y].Value
-	if cv == nil {
-		if s.info.Types[x].Value == nil {
-			return Unknown
-		}
-		x, y = y, x
-		cv = s.info.Types[y].Value
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		case token.LEQ:
-			op = token.GEQ
-		case token.GEQ:
-			op = token.LEQ
-		}
-	}
-	c, ok := constant.Int64Val(constant.ToInt(cv))
+	x, op, c, ok := s.constCompare(e)
 	if !ok {
 		return Unknown
 	}
 	// x/100 == 2 style
-	div := int64(1)
-	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.QUO {
-		if dv := s.info.Types[b.Y].Value; dv != nil {
-			if d, ok := constant.Int64Val(constant.ToInt(dv)); ok && d > 0 {
-				div = d
-				x = ast.Unparen(b.X)
-			}
-		}
-	}
-	if id, ok := x.(*ast.Ident); ok {
-		x = s.w.statusCopy(id) // code := resp.StatusCode; if code < 300
-	}
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "StatusCode" {
-		return Unknown
-	}
-	if !isResponse(s.info.TypeOf(sel.X)) {
-		return Unknown
-	}
-	o := s.obj(sel.X)
+	x, div := s.divided(x)
+	o := s.statusVar(x)
 	if o == nil {
 		return Unknown
 	}
@@ -1074,28 +1114,18 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 	if failing {
 		p.statusObs = true
 	}
+	eq := op == token.EQL || op == token.NEQ
 	// Equality with a 2xx code names the success the code expects
 	// (resp.StatusCode == http.StatusOK): a success is that code. What
 	// else goes round may be a "not yet" of a poll (SPEC: polling a status
 	// is not a retry), so the failure side stays ambiguous below.
-	if !failing && div == 1 && 200 <= c && c < 300 && (op == token.EQL || op == token.NEQ) {
+	if !failing && div == 1 && 200 <= c && c < 300 && eq {
 		return b2t(op == token.EQL)
 	}
 	codes := okCodes
 	if failing {
 		codes = failCodes
-		// A test of a code below 408 may be how the code names its
-		// success or a poll's "not yet" (>= 400, == 200); equality with
-		// a 3xx or 4xx code (== http.StatusPaymentRequired) only picks
-		// out that code, which a failure status is not.
-		switch {
-		case div == 1 && c >= 200 && c < 300 && (op == token.EQL || op == token.NEQ):
-			// A failure status is not the 2xx named; but going round
-			// on "not 200" may be a poll's "not yet" (202 Accepted).
-			p.pollTest = true
-		case c < 408 && !(div == 1 && c >= 300 && (op == token.EQL || op == token.NEQ)):
-			s.ambiguous = true
-		}
+		s.failingCompare(p, div, c, eq)
 	}
 	res := Unknown
 	for i, code := range codes {
@@ -1107,6 +1137,80 @@ func (s *sim) evalStatus(e *ast.BinaryExpr, p *path) Tri {
 		}
 	}
 	return res
+}
+
+// constCompare returns a comparison with an integer constant as x op c,
+// the constant put on the right.
+func (s *sim) constCompare(e *ast.BinaryExpr) (x ast.Expr, op token.Token, c int64, ok bool) {
+	x, y, op := ast.Unparen(e.X), ast.Unparen(e.Y), e.Op
+	cv := s.info.Types[y].Value
+	if cv == nil {
+		if s.info.Types[x].Value == nil {
+			return nil, op, 0, false
+		}
+		x, y = y, x
+		cv = s.info.Types[y].Value
+		op = mirrored(op)
+	}
+	c, ok = constant.Int64Val(constant.ToInt(cv))
+	return x, op, c, ok
+}
+
+// mirrored is the comparison with its operands swapped.
+func mirrored(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// divided strips a division by a positive constant (code/100 == 2),
+// returning the dividend and the divisor (1 when there is none).
+func (s *sim) divided(x ast.Expr) (ast.Expr, int64) {
+	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.QUO {
+		if dv := s.info.Types[b.Y].Value; dv != nil {
+			if d, ok := constant.Int64Val(constant.ToInt(dv)); ok && d > 0 {
+				return ast.Unparen(b.X), d
+			}
+		}
+	}
+	return x, 1
+}
+
+// statusVar returns the response whose StatusCode x reads, directly or
+// through a copy (code := resp.StatusCode; if code < 300), or nil.
+func (s *sim) statusVar(x ast.Expr) types.Object {
+	if id, ok := x.(*ast.Ident); ok {
+		x = s.w.statusCopy(id)
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "StatusCode" || !isResponse(s.info.TypeOf(sel.X)) {
+		return nil
+	}
+	return s.obj(sel.X)
+}
+
+// failingCompare marks what a test of a failure status may mean. A test
+// of a code below 408 may be how the code names its success or a poll's
+// "not yet" (>= 400, == 200); equality with a 3xx or 4xx code (==
+// http.StatusPaymentRequired) only picks out that code, which a failure
+// status is not.
+func (s *sim) failingCompare(p *path, div, c int64, eq bool) {
+	switch {
+	case div == 1 && c >= 200 && c < 300 && eq:
+		// A failure status is not the 2xx named; but going round
+		// on "not 200" may be a poll's "not yet" (202 Accepted).
+		p.pollTest = true
+	case c < 408 && !(div == 1 && c >= 300 && eq):
+		s.ambiguous = true
+	}
 }
 
 func cmpInt(a int64, op token.Token, b int64) bool {

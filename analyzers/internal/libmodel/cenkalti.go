@@ -31,126 +31,175 @@ type expBackoff struct {
 // cenkaltiPolicy reads the backoff configuration of c for one of the two
 // major versions.
 func (s *scope) cenkaltiPolicy(c *cfg, pkg string, v4 bool) *expBackoff {
-	p := &expBackoff{}
-	var bases []ast.Node
+	p, bases := s.cenkaltiBase(c, pkg)
+	if bases != 1 || c.opaque {
+		return &expBackoff{}
+	}
+	if p.kind != "exponential" {
+		return p
+	}
+	// RandomizationFactor, Multiplier and (v4) MaxElapsedTime, from the
+	// literal or the defaults, then options, then field assignments.
+	st := cenkaltiDefaults()
+	switch {
+	case p.lit != nil:
+		if !st.fromLiteral(s, p.lit) {
+			return &expBackoff{}
+		}
+	case v4:
+		if !st.fromOptions(s, p.node.(*ast.CallExpr), pkg) {
+			return &expBackoff{}
+		}
+	}
+	st.fromFields(s, c.fields)
+	st.apply(s, p, v4)
+	return p
+}
+
+// cenkaltiBase reads which backoff c is built as (a constructor call or a
+// literal of the library's type), and how many bases it has: only one can
+// be judged.
+func (s *scope) cenkaltiBase(c *cfg, pkg string) (p *expBackoff, bases int) {
+	p = &expBackoff{}
 	for _, call := range c.calls {
 		fn := s.callee(call)
 		switch {
 		case is(fn, pkg, "", "NewExponentialBackOff"):
-			bases = append(bases, call)
+			bases++
 			p.kind, p.node = "exponential", call
 		case is(fn, pkg, "", "NewConstantBackOff"):
-			bases = append(bases, call)
+			bases++
 			p.kind, p.node = "constant", call
 		}
 	}
 	for _, lit := range c.lits {
 		switch namedOf(s.env.Info.TypeOf(lit), pkg) {
 		case "ExponentialBackOff":
-			bases = append(bases, lit)
+			bases++
 			p.kind, p.node, p.lit = "exponential", lit, lit
 		case "ConstantBackOff":
-			bases = append(bases, lit)
+			bases++
 			p.kind, p.node = "constant", lit
 		case "ZeroBackOff":
-			bases = append(bases, lit)
+			bases++
 			p.kind, p.node = "zero", lit
 		case "StopBackOff":
-			bases = append(bases, lit)
+			bases++
 			p.kind, p.node = "stop", lit
 		}
 	}
-	if len(bases) != 1 || c.opaque {
-		return &expBackoff{}
-	}
-	if p.kind != "exponential" {
-		return p
-	}
+	return p, bases
+}
 
-	// RandomizationFactor, Multiplier and (v4) MaxElapsedTime, from the
-	// literal or the defaults, then options, then field assignments.
-	type setting struct {
-		val   ast.Expr
-		node  ast.Node
-		known bool // the value is known (the default counts)
-		zero  bool // the value is the constant 0
+// backoffSetting is one setting of an exponential backoff as far as it is
+// seen.
+type backoffSetting struct {
+	val   ast.Expr
+	node  ast.Node
+	known bool // the value is known (the default counts)
+	zero  bool // the value is the constant 0
+}
+
+func (st *backoffSetting) set(s *scope, val ast.Expr, node ast.Node) {
+	st.val, st.node = val, node
+	f, ok := s.floatConst(val)
+	st.known = ok
+	st.zero = ok && f == 0
+}
+
+// cenkaltiSettings are the settings of an exponential backoff that decide
+// its verdicts.
+type cenkaltiSettings struct {
+	rf, mult, elapsed backoffSetting
+}
+
+// cenkaltiDefaults are the constructor's: RandomizationFactor 0.5,
+// Multiplier 1.5, MaxElapsedTime 15 minutes, all known and none zero.
+func cenkaltiDefaults() *cenkaltiSettings {
+	return &cenkaltiSettings{
+		rf:      backoffSetting{known: true},
+		mult:    backoffSetting{known: true},
+		elapsed: backoffSetting{known: true},
 	}
-	rf := setting{known: true}   // default 0.5
-	mult := setting{known: true} // default 1.5
-	elapsed := setting{known: true}
-	set := func(st *setting, val ast.Expr, node ast.Node) {
-		st.val, st.node = val, node
-		f, ok := s.floatConst(val)
-		st.known = ok
-		st.zero = ok && f == 0
+}
+
+// fromLiteral reads a keyed literal, whose missing fields are zero; it
+// reports whether the literal is keyed, an unkeyed one not being read.
+func (st *cenkaltiSettings) fromLiteral(s *scope, lit *ast.CompositeLit) bool {
+	if _, keyed := litField(lit, "X"); !keyed {
+		return false
 	}
-	if p.lit != nil {
-		if _, keyed := litField(p.lit, "X"); !keyed {
-			return &expBackoff{}
+	st.rf = backoffSetting{known: true, zero: true, node: lit}
+	st.mult = backoffSetting{known: true, zero: true, node: lit}
+	st.elapsed = backoffSetting{known: true, zero: true, node: lit}
+	if v, _ := litField(lit, "RandomizationFactor"); v != nil {
+		st.rf.set(s, v, v)
+	}
+	if v, _ := litField(lit, "Multiplier"); v != nil {
+		st.mult.set(s, v, v)
+	}
+	if v, _ := litField(lit, "MaxElapsedTime"); v != nil {
+		st.elapsed.set(s, v, v)
+	}
+	return true
+}
+
+// fromOptions reads v4's constructor options; it reports whether every
+// option could be seen.
+func (st *cenkaltiSettings) fromOptions(s *scope, ctor *ast.CallExpr, pkg string) bool {
+	for _, opt := range ctor.Args {
+		oc, ok := ast.Unparen(opt).(*ast.CallExpr)
+		if !ok {
+			return false // an option we cannot see
 		}
-		rf = setting{known: true, zero: true, node: p.lit}
-		mult = setting{known: true, zero: true, node: p.lit}
-		elapsed = setting{known: true, zero: true, node: p.lit}
-		if v, _ := litField(p.lit, "RandomizationFactor"); v != nil {
-			set(&rf, v, v)
+		fn := s.callee(oc)
+		if fn == nil || len(oc.Args) != 1 {
+			return false
 		}
-		if v, _ := litField(p.lit, "Multiplier"); v != nil {
-			set(&mult, v, v)
-		}
-		if v, _ := litField(p.lit, "MaxElapsedTime"); v != nil {
-			set(&elapsed, v, v)
-		}
-	} else if v4 {
-		for _, opt := range p.node.(*ast.CallExpr).Args {
-			oc, ok := ast.Unparen(opt).(*ast.CallExpr)
-			if !ok {
-				return &expBackoff{} // an option we cannot see
-			}
-			fn := s.callee(oc)
-			if fn == nil || len(oc.Args) != 1 {
-				return &expBackoff{}
-			}
-			switch {
-			case is(fn, pkg, "", "WithRandomizationFactor"):
-				set(&rf, oc.Args[0], oc.Args[0])
-			case is(fn, pkg, "", "WithMultiplier"):
-				set(&mult, oc.Args[0], oc.Args[0])
-			case is(fn, pkg, "", "WithMaxElapsedTime"):
-				set(&elapsed, oc.Args[0], oc.Args[0])
-			}
+		switch {
+		case is(fn, pkg, "", "WithRandomizationFactor"):
+			st.rf.set(s, oc.Args[0], oc.Args[0])
+		case is(fn, pkg, "", "WithMultiplier"):
+			st.mult.set(s, oc.Args[0], oc.Args[0])
+		case is(fn, pkg, "", "WithMaxElapsedTime"):
+			st.elapsed.set(s, oc.Args[0], oc.Args[0])
 		}
 	}
-	if v, unsure := fieldSet(c.fields, "RandomizationFactor"); unsure {
-		rf.known = false
-	} else if v != nil {
-		set(&rf, v, v)
-	}
-	if v, unsure := fieldSet(c.fields, "Multiplier"); unsure {
-		mult.known = false
-	} else if v != nil {
-		set(&mult, v, v)
-	}
-	if v, unsure := fieldSet(c.fields, "MaxElapsedTime"); unsure {
-		elapsed.known = false
-	} else if v != nil {
-		set(&elapsed, v, v)
-	}
-	if rf.known && rf.zero {
-		p.jitterOff = rf.node
-		if rf.val != nil {
-			p.jitterZero = rf.val
+	return true
+}
+
+// fromFields reads field assignments, which come last and so win.
+func (st *cenkaltiSettings) fromFields(s *scope, fields []*ast.AssignStmt) {
+	for _, f := range []struct {
+		name string
+		st   *backoffSetting
+	}{{"RandomizationFactor", &st.rf}, {"Multiplier", &st.mult}, {"MaxElapsedTime", &st.elapsed}} {
+		if v, unsure := fieldSet(fields, f.name); unsure {
+			f.st.known = false
+		} else if v != nil {
+			f.st.set(s, v, v)
 		}
 	}
-	if mult.known && mult.val != nil {
-		if f, ok := s.floatConst(mult.val); ok && f == 1 {
+}
+
+// apply records on p what the settings decide: jitter off, a fixed
+// multiplier, and (v4) no elapsed-time limit.
+func (st *cenkaltiSettings) apply(s *scope, p *expBackoff, v4 bool) {
+	if st.rf.known && st.rf.zero {
+		p.jitterOff = st.rf.node
+		if st.rf.val != nil {
+			p.jitterZero = st.rf.val
+		}
+	}
+	if st.mult.known && st.mult.val != nil {
+		if f, ok := s.floatConst(st.mult.val); ok && f == 1 {
 			p.fixedMult = true
 		}
 	}
-	if v4 && elapsed.known && elapsed.zero {
+	if v4 && st.elapsed.known && st.elapsed.zero {
 		p.noElapsed = true
-		p.elapsedAt = elapsed.node
+		p.elapsedAt = st.elapsed.node
 	}
-	return p
 }
 
 // namedOf returns the name of the (pointer to) named type t declared in
@@ -234,17 +283,7 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	bounded := maxRetries || elapsedLimit || p.kind == "stop" || ctx == ctxOther
 	if !bounded && (withCtx == nil || ctx == ctxBackground) {
-		at := ast.Node(call)
-		if p.noElapsed && p.elapsedAt != nil {
-			at = p.elapsedAt
-		}
-		i := issue(Budget, CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound: "+consUnbounded)
-		if zero, ok := at.(ast.Expr); ok && at != ast.Node(call) && at != ast.Node(p.lit) {
-			if q := s.qualifier(backoffV4); q != "" {
-				i = i.fix("Restore the default MaxElapsedTime", replace(zero, q+".DefaultMaxElapsedTime"))
-			}
-		}
-		b.add(i)
+		b.add(s.backoffV4Unbounded(call, p))
 	}
 	if withCtx == nil {
 		if name := s.ctxParam(); name != "" {
@@ -261,6 +300,23 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	return b.site
 }
 
+// backoffV4Unbounded is the issue of a v4 retry with no bound, on the
+// MaxElapsedTime of 0 when it is seen; the fix restores the default there
+// (not on the call, nor on a literal that only leaves the field out).
+func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff) Issue {
+	at := ast.Node(call)
+	if p.noElapsed && p.elapsedAt != nil {
+		at = p.elapsedAt
+	}
+	i := issue(Budget, CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound: "+consUnbounded)
+	if zero, ok := at.(ast.Expr); ok && at != ast.Node(call) && at != ast.Node(p.lit) {
+		if q := s.qualifier(backoffV4); q != "" {
+			i = i.fix("Restore the default MaxElapsedTime", replace(zero, q+".DefaultMaxElapsedTime"))
+		}
+	}
+	return i
+}
+
 func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	// v7 keeps v5's API (Retry[T](ctx, op, opts...) and its options).
 	mod := fn.Pkg().Path()
@@ -270,42 +326,19 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	b := newSite(call)
 	op := call.Args[1]
 	b.site.Op, b.site.Budgetless = op, true // cenkalti/backoff has no budget
-	var bo ast.Expr
-	maxTries, noElapsed := false, false
-	var elapsedAt ast.Node
-	for _, a := range call.Args[2:] {
-		oc, ok := ast.Unparen(a).(*ast.CallExpr)
-		if !ok {
-			return b.site
-		}
-		ofn := s.callee(oc)
-		switch {
-		case is(ofn, mod, "", "WithBackOff") && len(oc.Args) == 1:
-			bo = oc.Args[0]
-		case is(ofn, mod, "", "WithMaxTries") && len(oc.Args) == 1:
-			n, ok := s.intConst(oc.Args[0])
-			if ok && n == 1 {
-				return nil // one try: not a retry site
-			}
-			if !ok || n != 0 {
-				maxTries = true
-			}
-		case is(ofn, mod, "", "WithMaxElapsedTime") && len(oc.Args) == 1:
-			noElapsed = s.isZero(oc.Args[0])
-			elapsedAt = oc
-		case is(ofn, mod, "", "WithNotify"):
-		default:
-			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
-				return b.site // an option from elsewhere
-			}
-		}
+	o := s.backoffV5Options(call.Args[2:], mod)
+	switch o.stop {
+	case optionsUnseen:
+		return b.site
+	case optionsNoRetries:
+		return nil // one try: not a retry site
 	}
 	kind := "exponential" // the default NewExponentialBackOff, jittered
-	if bo != nil {
-		c := s.collect(bo, call.Pos())
+	if o.bo != nil {
+		c := s.collect(o.bo, call.Pos())
 		p := s.cenkaltiPolicy(c, mod, false)
 		if p.kind == "" {
-			if s.builtBy(bo, mod) {
+			if s.builtBy(o.bo, mod) {
 				s.budgetIssue(b, "backoff.Retry", op, call)
 			}
 			return b.site
@@ -314,19 +347,72 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		s.cenkaltiDelay(b, p, mod)
 	}
 	ctx, _ := s.context(call.Args[0])
-	if !maxTries && noElapsed && kind != "stop" && ctx != ctxOther && ctx != ctxUnknown {
-		i := issue(Budget, CatUnbounded, elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded)
+	if !o.maxTries && o.noElapsed && kind != "stop" && ctx != ctxOther && ctx != ctxUnknown {
+		i := issue(Budget, CatUnbounded, o.elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded)
 		if q := s.qualifier(mod); q != "" {
-			i = i.fix("Restore the default MaxElapsedTime", replace(elapsedAt.(*ast.CallExpr).Args[0], q+".DefaultMaxElapsedTime"))
+			i = i.fix("Restore the default MaxElapsedTime", replace(o.elapsedAt.(*ast.CallExpr).Args[0], q+".DefaultMaxElapsedTime"))
 		}
 		b.add(i)
 	}
-	if ctx == ctxBackground && noElapsed {
+	if ctx == ctxBackground && o.noElapsed {
 		b.add(issue(Deadline, CatBackground, call.Args[0], "backoff.Retry under context.Background with WithMaxElapsedTime(0) has no deadline: "+consBgCtx))
 	}
 	s.budgetIssue(b, "backoff.Retry", op, call)
 	return b.site
 }
+
+// backoffV5Opts are the options of a v5 Retry call that decide its
+// verdicts.
+type backoffV5Opts struct {
+	bo                  ast.Expr // WithBackOff's backoff
+	maxTries, noElapsed bool
+	elapsedAt           ast.Node // the WithMaxElapsedTime call
+	stop                optionStop
+}
+
+// backoffV5Options reads Retry's options; reading stops at an option it
+// cannot see (from elsewhere, or not a call) and at WithMaxTries(1).
+func (s *scope) backoffV5Options(args []ast.Expr, mod string) backoffV5Opts {
+	var o backoffV5Opts
+	for _, a := range args {
+		oc, ok := ast.Unparen(a).(*ast.CallExpr)
+		if !ok {
+			return backoffV5Opts{stop: optionsUnseen}
+		}
+		ofn := s.callee(oc)
+		switch {
+		case is(ofn, mod, "", "WithBackOff") && len(oc.Args) == 1:
+			o.bo = oc.Args[0]
+		case is(ofn, mod, "", "WithMaxTries") && len(oc.Args) == 1:
+			n, ok := s.intConst(oc.Args[0])
+			if ok && n == 1 {
+				return backoffV5Opts{stop: optionsNoRetries}
+			}
+			if !ok || n != 0 {
+				o.maxTries = true
+			}
+		case is(ofn, mod, "", "WithMaxElapsedTime") && len(oc.Args) == 1:
+			o.noElapsed = s.isZero(oc.Args[0])
+			o.elapsedAt = oc
+		case is(ofn, mod, "", "WithNotify"):
+		default:
+			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
+				return backoffV5Opts{stop: optionsUnseen} // an option from elsewhere
+			}
+		}
+	}
+	return o
+}
+
+// optionStop says why reading a library's options stopped before their
+// end.
+type optionStop int
+
+const (
+	optionsReadAll   optionStop = iota
+	optionsUnseen               // an option or a delay we cannot see
+	optionsNoRetries            // a limit that allows no retry: not a retry site
+)
 
 // budgetIssue reports a retry around a remote operation that consults no
 // budget, unless the site already has a Budget issue.

@@ -67,57 +67,80 @@ func typeutilCallee(env *Env, call *ast.CallExpr) (*types.Func, bool) {
 // serviceConfig checks one WithDefaultServiceConfig call.
 func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts bool) []Issue {
 	arg := call.Args[0]
-	tv, ok := env.Info.Types[arg]
-	var js string
-	var lit *ast.BasicLit
-	if ok && tv.Value != nil {
-		js = constantString(tv)
-		lit = constLiteral(env, file, arg)
-	} else {
-		// A variable of the file initialised with a constant string once.
-		s := &scope{env: env, file: file}
-		id, isID := ast.Unparen(arg).(*ast.Ident)
-		if !isID {
-			return nil
-		}
-		v, isVar := env.Info.Uses[id].(*types.Var)
-		if !isVar {
-			return nil
-		}
-		init := s.pkgVarInit(v)
-		if init == nil {
-			return nil
-		}
-		itv, ok := env.Info.Types[init]
-		if !ok || itv.Value == nil {
-			return nil
-		}
-		js = constantString(itv)
-		lit, _ = ast.Unparen(init).(*ast.BasicLit)
+	js, lit, ok := serviceConfigText(env, file, arg)
+	if !ok {
+		return nil
 	}
 	at := ast.Node(arg)
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
 		return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config is not valid JSON ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
 	}
-	// encoding/json matches field names case-insensitively, as grpc-go does.
-	get := func(m map[string]json.RawMessage, name string) (json.RawMessage, bool) {
-		for k, v := range m {
-			if strings.EqualFold(k, name) {
-				return v, true
-			}
-		}
-		return nil, false
-	}
 	var methods []map[string]json.RawMessage
-	if raw, ok := get(doc, "methodConfig"); ok {
+	if raw, ok := jsonField(doc, "methodConfig"); ok {
 		if err := json.Unmarshal(raw, &methods); err != nil {
 			return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config methodConfig is malformed ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
 		}
 	}
-	hasRetry, maxAttempts := false, 0.0
+	hasRetry, maxAttempts := retryPolicies(methods)
+	if !hasRetry {
+		return nil
+	}
+	var issues []Issue
+	if thr, ok := jsonField(doc, "retryThrottling"); !ok || string(thr) == "null" {
+		issues = append(issues, noThrottling(at, lit))
+	}
+	if maxAttempts > 5 && !maxCallAttempts {
+		issues = append(issues, issue(Budget, CatGRPCMaxAttempts, at, "gRPC retryPolicy maxAttempts "+strconv.FormatFloat(maxAttempts, 'f', -1, 64)+" is above 5: grpc-go silently caps it at 5, so the config promises attempts that never happen"))
+	}
+	return issues
+}
+
+// serviceConfigText returns the JSON of a service config argument: a
+// constant, or a variable of the file initialised with a constant string
+// once; lit is the literal to fix, when there is one. ok is false when
+// the text cannot be known.
+func serviceConfigText(env *Env, file *ast.File, arg ast.Expr) (js string, lit *ast.BasicLit, ok bool) {
+	if tv, ok := env.Info.Types[arg]; ok && tv.Value != nil {
+		return constantString(tv), constLiteral(env, file, arg), true
+	}
+	s := &scope{env: env, file: file}
+	id, isID := ast.Unparen(arg).(*ast.Ident)
+	if !isID {
+		return "", nil, false
+	}
+	v, isVar := env.Info.Uses[id].(*types.Var)
+	if !isVar {
+		return "", nil, false
+	}
+	init := s.pkgVarInit(v)
+	if init == nil {
+		return "", nil, false
+	}
+	itv, ok := env.Info.Types[init]
+	if !ok || itv.Value == nil {
+		return "", nil, false
+	}
+	lit, _ = ast.Unparen(init).(*ast.BasicLit)
+	return constantString(itv), lit, true
+}
+
+// jsonField returns a field of a JSON object by name; encoding/json
+// matches field names case-insensitively, as grpc-go does.
+func jsonField(m map[string]json.RawMessage, name string) (json.RawMessage, bool) {
+	for k, v := range m {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// retryPolicies reports whether a method config has a retry policy, and
+// the largest maxAttempts among them.
+func retryPolicies(methods []map[string]json.RawMessage) (hasRetry bool, maxAttempts float64) {
 	for _, m := range methods {
-		raw, ok := get(m, "retryPolicy")
+		raw, ok := jsonField(m, "retryPolicy")
 		if !ok || string(raw) == "null" {
 			continue
 		}
@@ -126,33 +149,29 @@ func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts
 		if json.Unmarshal(raw, &rp) != nil {
 			continue
 		}
-		if ma, ok := get(rp, "maxAttempts"); ok {
+		if ma, ok := jsonField(rp, "maxAttempts"); ok {
 			var n float64
 			if json.Unmarshal(ma, &n) == nil && n > maxAttempts {
 				maxAttempts = n
 			}
 		}
 	}
-	if !hasRetry {
-		return nil
-	}
-	var issues []Issue
-	if thr, ok := get(doc, "retryThrottling"); !ok || string(thr) == "null" {
-		i := issue(Budget, CatGRPCThrottling, at, "gRPC service config has a retryPolicy but no retryThrottling: "+consNoBudget)
-		if lit != nil {
-			if edit, ok := addThrottling(lit); ok {
-				i.Fixes = []analysis.SuggestedFix{{
-					Message:   `Add "retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}`,
-					TextEdits: []analysis.TextEdit{edit},
-				}}
-			}
+	return hasRetry, maxAttempts
+}
+
+// noThrottling is the issue of a retry policy without retryThrottling;
+// the fix adds the recommended throttling to the literal.
+func noThrottling(at ast.Node, lit *ast.BasicLit) Issue {
+	i := issue(Budget, CatGRPCThrottling, at, "gRPC service config has a retryPolicy but no retryThrottling: "+consNoBudget)
+	if lit != nil {
+		if edit, ok := addThrottling(lit); ok {
+			i.Fixes = []analysis.SuggestedFix{{
+				Message:   `Add "retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}`,
+				TextEdits: []analysis.TextEdit{edit},
+			}}
 		}
-		issues = append(issues, i)
 	}
-	if maxAttempts > 5 && !maxCallAttempts {
-		issues = append(issues, issue(Budget, CatGRPCMaxAttempts, at, "gRPC retryPolicy maxAttempts "+strconv.FormatFloat(maxAttempts, 'f', -1, 64)+" is above 5: grpc-go silently caps it at 5, so the config promises attempts that never happen"))
-	}
-	return issues
+	return i
 }
 
 func constantString(tv types.TypeAndValue) string {

@@ -40,67 +40,90 @@ func (s *scope) httpHeaders(vs []*types.Var, at token.Pos) headerState {
 	if len(vs) == 0 {
 		return headersUnknown
 	}
-	in := func(e ast.Expr) bool {
-		v := s.rootVar(e)
-		for _, w := range vs {
-			if v == w {
-				return true
-			}
-		}
-		return false
-	}
-	keys := s.keyHeaders()
-	state := headersNoKey
-	name := func(e ast.Expr) {
-		k, ok := s.stringConst(e)
-		if !ok {
-			if state != headersKey {
-				state = headersUnknown
-			}
-			return
-		}
-		if oneOf(textproto.CanonicalMIMEHeaderKey(k), keys) {
-			state = headersKey
-		}
-	}
+	h := &headerScan{s: s, vs: vs, keys: s.keyHeaders(), state: headersNoKey}
 	ast.Inspect(s.body, func(n ast.Node) bool {
 		if n == nil || n.Pos() >= at {
 			return n == nil || n.Pos() < at
 		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-			if ok && isHTTPHeader(s.env.Info.TypeOf(sel.X)) && in(sel.X) {
-				switch sel.Sel.Name {
-				case "Set", "Add":
-					if len(n.Args) == 2 {
-						name(n.Args[0])
-					}
-				}
-				return true
-			}
-			// The request passed to a function: the key may be set there.
-			fn := s.callee(n)
-			for _, a := range n.Args {
-				if v := s.localVar(stripAddr(a)); v != nil && in(a) {
-					if fn == nil || fn.Pkg() == nil || !isLibraryPath(fn.Pkg().Path()) && fn.Pkg().Path() != "net/http" {
-						state = headersUnknown
-					}
-				}
-			}
+			h.call(n)
 		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && isHTTPHeader(s.env.Info.TypeOf(ix.X)) && in(ix.X) {
-					name(ix.Index)
-				}
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && in(sel.X) {
-					state = headersUnknown // a whole header map assigned
-				}
-			}
+			h.assign(n)
 		}
 		return true
 	})
-	return state
+	return h.state
+}
+
+// headerScan reads the headers set on the request variables vs.
+type headerScan struct {
+	s     *scope
+	vs    []*types.Var
+	keys  []string
+	state headerState
+}
+
+// in reports whether e is rooted at one of the request variables.
+func (h *headerScan) in(e ast.Expr) bool {
+	v := h.s.rootVar(e)
+	for _, w := range h.vs {
+		if v == w {
+			return true
+		}
+	}
+	return false
+}
+
+// name reads a header name set: a key header decides, and a name we
+// cannot read makes the state unknown unless a key is already set.
+func (h *headerScan) name(e ast.Expr) {
+	k, ok := h.s.stringConst(e)
+	if !ok {
+		if h.state != headersKey {
+			h.state = headersUnknown
+		}
+		return
+	}
+	if oneOf(textproto.CanonicalMIMEHeaderKey(k), h.keys) {
+		h.state = headersKey
+	}
+}
+
+// call reads req.Header.Set/Add(k, v), and a request handed to a function
+// we do not model, which may set the key there.
+func (h *headerScan) call(n *ast.CallExpr) {
+	s := h.s
+	sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+	if ok && isHTTPHeader(s.env.Info.TypeOf(sel.X)) && h.in(sel.X) {
+		switch sel.Sel.Name {
+		case "Set", "Add":
+			if len(n.Args) == 2 {
+				h.name(n.Args[0])
+			}
+		}
+		return
+	}
+	fn := s.callee(n)
+	for _, a := range n.Args {
+		if v := s.localVar(stripAddr(a)); v != nil && h.in(a) {
+			if fn == nil || fn.Pkg() == nil || !isLibraryPath(fn.Pkg().Path()) && fn.Pkg().Path() != "net/http" {
+				h.state = headersUnknown
+			}
+		}
+	}
+}
+
+// assign reads req.Header[k] = v and req.Header = m.
+func (h *headerScan) assign(n *ast.AssignStmt) {
+	for _, l := range n.Lhs {
+		if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && isHTTPHeader(h.s.env.Info.TypeOf(ix.X)) && h.in(ix.X) {
+			h.name(ix.Index)
+		}
+		if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && h.in(sel.X) {
+			h.state = headersUnknown // a whole header map assigned
+		}
+	}
 }
 
 func isHTTPHeader(t types.Type) bool {

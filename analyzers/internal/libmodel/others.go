@@ -34,8 +34,46 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		return nil
 	}
 	exec := s.collect(sel.X, call.Pos())
-	var policies []ast.Expr
-	withs := 0
+	policies, withs, fromSlice := failsafeExecutorPolicies(s, exec)
+	if fromSlice {
+		return &Site{Call: call}
+	}
+	ps := failsafePoliciesOf(s, policies, call)
+	if ps.opaque {
+		return &Site{Call: call}
+	}
+	if ps.retries == 0 {
+		if withs == 1 && !exec.opaque {
+			return nil // no retry policy: not a retry site
+		}
+		return &Site{Call: call}
+	}
+	b := newSite(call)
+	if ps.retries != 1 || withs != 1 || exec.opaque {
+		return b.site
+	}
+	rp := readFailsafeRetry(s, ps.retry)
+	switch rp.stop {
+	case optionsUnseen:
+		return b.site
+	case optionsNoRetries:
+		return nil // no retries: not a retry site
+	}
+	rp.judgeDelay(b, call, ps.retry)
+	if rp.unbounded != nil && rp.maxDur == nil && rp.budget == nil {
+		b.add(issue(Budget, CatUnbounded, rp.unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded).
+			fix("Cap the retries at 3", replace(rp.unbounded.(*ast.CallExpr).Args[0], "3")))
+	}
+	if rp.budget == nil && !ps.limited {
+		s.budgetIssue(b, "failsafe-go retry policy", call.Args[0], call)
+	}
+	return b.site
+}
+
+// failsafeExecutorPolicies returns the policies an executor is built with
+// (failsafe.With(p...), Compose …) and how many With calls build it;
+// fromSlice reports whether they come from a slice, which cannot be read.
+func failsafeExecutorPolicies(s *scope, exec *cfg) (policies []ast.Expr, withs int, fromSlice bool) {
 	for _, cc := range exec.calls {
 		cfn := s.callee(cc)
 		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != failsafe {
@@ -47,17 +85,29 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 				withs++
 			}
 			if cc.Ellipsis.IsValid() {
-				return &Site{Call: call} // policies from a slice
+				return nil, 0, true
 			}
 			policies = append(policies, cc.Args...)
 		}
 	}
-	var retry *cfg
-	retries, limited := 0, false
+	return policies, withs, false
+}
+
+// failsafePolicies is what an executor's policies are: how many retry
+// policies (the last one's configuration), and whether one limits load.
+type failsafePolicies struct {
+	retry   *cfg
+	retries int
+	limited bool
+	opaque  bool // a policy built where we cannot see
+}
+
+func failsafePoliciesOf(s *scope, policies []ast.Expr, call *ast.CallExpr) failsafePolicies {
+	var ps failsafePolicies
 	for _, p := range policies {
 		pc := s.collect(p, call.Pos())
 		if pc.opaque {
-			return &Site{Call: call}
+			return failsafePolicies{opaque: true}
 		}
 		for _, cc := range pc.calls {
 			cfn := s.callee(cc)
@@ -66,76 +116,87 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 			}
 			switch path := cfn.Pkg().Path(); {
 			case path == failsafeRetry && (cfn.Name() == "NewBuilder" || cfn.Name() == "NewWithDefaults"):
-				retries++
-				retry = pc
+				ps.retries++
+				ps.retry = pc
 			case oneOf(path, failsafeLimiters):
-				limited = true
+				ps.limited = true
 			}
 		}
 	}
-	if retries == 0 {
-		if withs == 1 && !exec.opaque {
-			return nil // no retry policy: not a retry site
-		}
-		return &Site{Call: call}
+	return ps
+}
+
+// failsafeRetryPolicy is the builder calls of a failsafe-go retry policy
+// that decide its verdicts.
+type failsafeRetryPolicy struct {
+	delay, growth, jitter, budget, maxDur, unbounded ast.Node
+	stop                                             optionStop
+}
+
+// failsafeRetryOptions read one builder call each, by method name.
+var failsafeRetryOptions = map[string]func(rp *failsafeRetryPolicy, s *scope, cc *ast.CallExpr, name string){
+	"WithDelay":         func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.delay = cc },
+	"WithDelayFunc":     func(rp *failsafeRetryPolicy, _ *scope, _ *ast.CallExpr, _ string) { rp.stop = optionsUnseen },
+	"WithBackoff":       func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.growth = cc },
+	"WithBackoffFactor": func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.growth = cc },
+	"WithRandomDelay":   func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.jitter = cc },
+	"WithJitter":        func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.jitter = cc },
+	"WithJitterFactor":  func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.jitter = cc },
+	"WithBudget":        func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.budget = cc },
+	"WithMaxDuration":   func(rp *failsafeRetryPolicy, _ *scope, cc *ast.CallExpr, _ string) { rp.maxDur = cc },
+	"WithMaxRetries":    (*failsafeRetryPolicy).maxRetries,
+	"WithMaxAttempts":   (*failsafeRetryPolicy).maxRetries,
+}
+
+// maxRetries reads WithMaxRetries and WithMaxAttempts: -1 is unbounded,
+// and a limit that allows no retry makes the call no retry site.
+func (rp *failsafeRetryPolicy) maxRetries(s *scope, cc *ast.CallExpr, name string) {
+	rp.unbounded = nil
+	if len(cc.Args) != 1 {
+		return
 	}
-	b := newSite(call)
-	if retries != 1 || withs != 1 || exec.opaque {
-		return b.site
+	n, ok := s.intConst(cc.Args[0])
+	if ok && n == -1 {
+		rp.unbounded = cc
 	}
-	var delay, growth, jitter, budget, maxDur, unbounded ast.Node
+	if ok && (name == "WithMaxRetries" && n == 0 || name == "WithMaxAttempts" && n == 1) {
+		rp.stop = optionsNoRetries
+	}
+}
+
+func readFailsafeRetry(s *scope, retry *cfg) *failsafeRetryPolicy {
+	rp := &failsafeRetryPolicy{}
 	for _, cc := range retry.calls {
 		cfn := s.callee(cc)
 		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != failsafeRetry && cfn.Pkg().Path() != failsafe {
 			continue
 		}
-		switch cfn.Name() {
-		case "WithDelay":
-			delay = cc
-		case "WithDelayFunc":
-			return b.site // a delay we cannot see
-		case "WithBackoff", "WithBackoffFactor":
-			growth = cc
-		case "WithRandomDelay", "WithJitter", "WithJitterFactor":
-			jitter = cc
-		case "WithBudget":
-			budget = cc
-		case "WithMaxDuration":
-			maxDur = cc
-		case "WithMaxRetries", "WithMaxAttempts":
-			unbounded = nil
-			if len(cc.Args) == 1 {
-				n, ok := s.intConst(cc.Args[0])
-				if ok && n == -1 {
-					unbounded = cc
-				}
-				if ok && (cfn.Name() == "WithMaxRetries" && n == 0 || cfn.Name() == "WithMaxAttempts" && n == 1) {
-					return nil // no retries: not a retry site
-				}
+		if read := failsafeRetryOptions[cfn.Name()]; read != nil {
+			read(rp, s, cc, cfn.Name())
+			if rp.stop != optionsReadAll {
+				break
 			}
 		}
 	}
+	return rp
+}
+
+// judgeDelay flags a policy that backs off without jitter, waits a fixed
+// delay, or does not wait at all.
+func (rp *failsafeRetryPolicy) judgeDelay(b *siteBuilder, call *ast.CallExpr, retry *cfg) {
 	switch {
-	case growth != nil && jitter == nil:
-		b.add(issue(Jitter, CatNoJitter, growth, "failsafe-go retry policy backs off without jitter: "+consNoJitter).
-			fix("Add WithJitterFactor(0.25)", insert(growth.End(), ".WithJitterFactor(0.25)")))
-	case growth == nil && delay != nil && jitter == nil:
-		b.add(issue(Sleep, CatFixedDelay, delay, "failsafe-go retry policy WithDelay waits the same delay between attempts: "+consFixed))
-	case growth == nil && delay == nil && jitter == nil:
+	case rp.growth != nil && rp.jitter == nil:
+		b.add(issue(Jitter, CatNoJitter, rp.growth, "failsafe-go retry policy backs off without jitter: "+consNoJitter).
+			fix("Add WithJitterFactor(0.25)", insert(rp.growth.End(), ".WithJitterFactor(0.25)")))
+	case rp.growth == nil && rp.delay != nil && rp.jitter == nil:
+		b.add(issue(Sleep, CatFixedDelay, rp.delay, "failsafe-go retry policy WithDelay waits the same delay between attempts: "+consFixed))
+	case rp.growth == nil && rp.delay == nil && rp.jitter == nil:
 		at := ast.Node(call)
 		if len(retry.calls) > 0 {
 			at = retry.calls[0]
 		}
 		b.add(issue(Sleep, CatNoDelay, at, "failsafe-go retry policy without a delay retries at once: "+consNoDelay))
 	}
-	if unbounded != nil && maxDur == nil && budget == nil {
-		b.add(issue(Budget, CatUnbounded, unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded).
-			fix("Cap the retries at 3", replace(unbounded.(*ast.CallExpr).Args[0], "3")))
-	}
-	if budget == nil && !limited {
-		s.budgetIssue(b, "failsafe-go retry policy", call.Args[0], call)
-	}
-	return b.site
 }
 
 // k8s: a wait.Backoff literal or a client-go default.
@@ -307,32 +368,42 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		return nil
 	}
 	b := newSite(call)
-	q := s.qualifier(grpcMiddleware)
 	if bf != nil {
-		if r, ok := s.resolve(bf); ok {
-			if bc, ok := r.(*ast.CallExpr); ok && len(bc.Args) == 1 {
-				bfn := s.callee(bc)
-				switch {
-				case is(bfn, grpcMiddleware, "", "BackoffLinear"):
-					i := issue(Sleep, CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts: "+consFixed)
-					if q != "" {
-						i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
-					}
-					b.add(i)
-				case is(bfn, grpcMiddleware, "", "BackoffExponential"):
-					i := issue(Jitter, CatNoJitter, bc, "retry.BackoffExponential grows without jitter: "+consNoJitter)
-					if q != "" {
-						i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
-					}
-					b.add(i)
-				}
-			}
-		}
+		judgeGRPCBackoff(s, b, bf)
 	}
 	if !budget && !custom {
 		b.add(issue(Budget, CatNoBudget, call, "go-grpc-middleware retry interceptor retries with no retry budget: "+consNoBudget))
 	}
 	return b.site
+}
+
+// judgeGRPCBackoff flags the middleware's backoffs without jitter; their
+// WithJitter twins take one more argument, so the fix is mechanical.
+func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
+	r, ok := s.resolve(bf)
+	if !ok {
+		return
+	}
+	bc, ok := r.(*ast.CallExpr)
+	if !ok || len(bc.Args) != 1 {
+		return
+	}
+	q := s.qualifier(grpcMiddleware)
+	bfn := s.callee(bc)
+	switch {
+	case is(bfn, grpcMiddleware, "", "BackoffLinear"):
+		i := issue(Sleep, CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts: "+consFixed)
+		if q != "" {
+			i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
+		}
+		b.add(i)
+	case is(bfn, grpcMiddleware, "", "BackoffExponential"):
+		i := issue(Jitter, CatNoJitter, bc, "retry.BackoffExponential grows without jitter: "+consNoJitter)
+		if q != "" {
+			i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
+		}
+		b.add(i)
+	}
 }
 
 func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {

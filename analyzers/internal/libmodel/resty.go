@@ -35,29 +35,81 @@ func restyV3Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 
 // restySite judges a request sent through a resty client with retries on.
 func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
-	if fn.Pkg().Path() != pkg {
+	sel, method, ok := restySend(s, call, fn, pkg)
+	if !ok {
 		return nil
+	}
+	c := s.collect(sel.X, call.Pos())
+	chain := restyChainOf(s, c.calls, pkg)
+	count, countKnown := chain.retryCount(s, pkg)
+	if countKnown && count <= 0 {
+		return nil // retries off: not a retry site
+	}
+	b := newSite(call)
+	if c.opaque || chain.news != 1 || chain.rCall == nil || !countKnown {
+		return b.site
+	}
+	o := &restyOptions{s: s, b: b, pkg: pkg, name: restyName(pkg), headers: headersNoKey}
+	for _, cc := range chain.all {
+		if set := restyOptionSetters[s.callee(cc).Name()]; set != nil {
+			set(o, cc)
+		}
+		if s.hookBudget(cc) {
+			o.budget = true
+		}
+	}
+	o.judgeWaitTimes()
+	keyFixed := o.judgeIdempotency(call, chain.rCall, method)
+	o.judgeDeadline(call, chain.rCall, keyFixed)
+	// A budget is not presumed behind a retry condition or hook (SPEC):
+	// it must be visible in it or reachable through facts.
+	if !o.budget {
+		b.add(issue(Budget, CatNoBudget, call, o.name+" client retries with no retry budget: "+consNoBudget))
+	}
+	return b.site
+}
+
+// restySend reports whether call sends a resty request of pkg, and returns
+// the selector it is called through and the HTTP method it sends ("" when
+// not known).
+func restySend(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) (*ast.SelectorExpr, string, bool) {
+	if fn.Pkg().Path() != pkg {
+		return nil, "", false
 	}
 	sig := fn.Type().(*types.Signature)
 	method, isSend := restySends[fn.Name()]
 	if !isSend || sig.Recv() == nil || recvName(sig.Recv().Type()) != "Request" {
-		return nil
+		return nil, "", false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return nil
+		return nil, "", false
 	}
 	if fn.Name() == "Execute" && len(call.Args) == 2 {
 		method = s.method(call.Args[0])
 	}
-	c := s.collect(sel.X, call.Pos())
+	return sel, method, true
+}
 
-	var (
-		clientCalls, reqCalls []*ast.CallExpr
-		news                  int
-		rCall                 *ast.CallExpr
-	)
-	for _, cc := range c.calls {
+func restyName(pkg string) string {
+	if pkg == restyV3 {
+		return "resty v3"
+	}
+	return "resty"
+}
+
+// restyChain is the configuration of one resty request, sorted by what
+// each call configures.
+type restyChain struct {
+	news  int             // resty.New and resty.NewWith… calls: exactly one makes the client known
+	rCall *ast.CallExpr   // the last client.R() or client.NewRequest(): fixes insert after it
+	all   []*ast.CallExpr // the client's calls, then the request's
+}
+
+func restyChainOf(s *scope, calls []*ast.CallExpr, pkg string) restyChain {
+	var ch restyChain
+	var clientCalls, reqCalls []*ast.CallExpr
+	for _, cc := range calls {
 		cfn := s.callee(cc)
 		if cfn == nil || cfn.Pkg() == nil || cfn.Pkg().Path() != pkg {
 			continue
@@ -65,135 +117,171 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 		csig := cfn.Type().(*types.Signature)
 		switch {
 		case csig.Recv() == nil && (cfn.Name() == "New" || len(cfn.Name()) > 7 && cfn.Name()[:7] == "NewWith"):
-			news++
+			ch.news++
 		case csig.Recv() != nil && recvName(csig.Recv().Type()) == "Client":
 			clientCalls = append(clientCalls, cc)
 			if cfn.Name() == "R" || cfn.Name() == "NewRequest" {
-				rCall = cc
+				ch.rCall = cc
 			}
 		case csig.Recv() != nil && recvName(csig.Recv().Type()) == "Request":
 			reqCalls = append(reqCalls, cc)
 		}
 	}
-	// The retry count: the request's own setting wins in v3.
-	count, countKnown := int64(0), true
-	all := append(append([]*ast.CallExpr(nil), clientCalls...), reqCalls...)
-	for _, cc := range append(clientCalls, reqCalls...) {
+	ch.all = append(clientCalls, reqCalls...)
+	return ch
+}
+
+// retryCount is the retry count the chain sets last; the request's own
+// setting wins in v3, being set after the client's.
+func (ch restyChain) retryCount(s *scope, pkg string) (count int64, known bool) {
+	count, known = 0, true
+	for _, cc := range ch.all {
 		if s.callee(cc).Name() == "SetRetryCount" && len(cc.Args) == 1 {
-			count, countKnown = s.intConst(cc.Args[0])
+			count, known = s.intConst(cc.Args[0])
 			if pkg == restyV2 && isRequestCall(s, cc) {
-				count, countKnown = 0, false // no such method in v2; be safe
+				count, known = 0, false // no such method in v2; be safe
 			}
 		}
 	}
-	if countKnown && count <= 0 {
-		return nil // retries off: not a retry site
-	}
-	b := newSite(call)
-	if c.opaque || news != 1 || rCall == nil || !countKnown {
-		return b.site
-	}
-	name := "resty"
-	if pkg == restyV3 {
-		name = "resty v3"
-	}
+	return count, known
+}
 
-	// Delay: a constant strategy, or a wait time not below the max.
-	var waitMin, waitMax ast.Expr
-	custom, timeout, ctxSet, allowNonIdem := false, false, false, false
-	budget := false
-	headers := headersNoKey
-	for _, cc := range all {
-		cfn := s.callee(cc)
-		switch cfn.Name() {
-		case "SetRetryWaitTime":
-			if len(cc.Args) == 1 {
-				waitMin = cc.Args[0]
-			}
-		case "SetRetryMaxWaitTime":
-			if len(cc.Args) == 1 {
-				waitMax = cc.Args[0]
-			}
-		case "SetRetryDelayStrategy", "SetRetryAfter":
-			if len(cc.Args) == 1 {
-				if r, ok := s.resolve(cc.Args[0]); ok {
-					if rc, ok := r.(*ast.CallExpr); ok && is(s.callee(rc), pkg, "", "RetryConstantDelayStrategy") {
-						b.add(issue(Sleep, CatFixedDelay, rc, name+" RetryConstantDelayStrategy waits the same delay between attempts: "+consFixed))
-					}
-				}
-			}
-			custom = true
-		case "AddRetryCondition", "SetRetryConditions", "AddRetryConditions":
-			custom = true // it may look at the method
-		case "SetTimeout":
-			timeout = true
-		case "SetContext":
-			ctxSet = true
-		case "SetRetryAllowNonIdempotent":
-			if len(cc.Args) == 1 {
-				if v := s.constValue(cc.Args[0]); v != nil && v.String() == "true" {
-					allowNonIdem = true
-				} else {
-					allowNonIdem = false
-				}
-			}
-		case "SetHeader", "SetHeaderVerbatim":
-			if len(cc.Args) == 2 {
-				if k, ok := s.stringConst(cc.Args[0]); !ok {
-					headers = headersUnknown
-				} else if oneOf(textproto.CanonicalMIMEHeaderKey(k), s.keyHeaders()) && headers != headersUnknown {
-					headers = headersKey
-				}
-			}
-		case "SetHeaders", "SetHeaderMultiValues":
-			headers = headersUnknown
-		}
-		if s.hookBudget(cc) {
-			budget = true
-		}
-	}
-	if waitMin != nil && waitMax == nil && pkg == restyV2 {
-		if n, ok := s.intConst(waitMin); ok && n >= 2e9 { // the default max is 2s
-			waitMax = waitMin
-		}
-	}
-	if waitMin != nil && waitMax != nil && !custom {
-		lo, ok1 := s.intConst(waitMin)
-		hi, ok2 := s.intConst(waitMax)
-		if ok1 && ok2 && lo >= hi && pkg == restyV2 {
-			b.add(issue(Sleep, CatFixedDelay, waitMin, name+" retry wait time not below the max wait time waits the same delay between attempts: "+consFixed))
-		}
-	}
+// restyOptions is what a resty chain configures, read call by call in
+// order, so that a later call overrides an earlier one as in resty.
+type restyOptions struct {
+	s         *scope
+	b         *siteBuilder
+	pkg, name string
 
-	keyFixed := false
-	// Idempotency: v2 retries every method; v3 only idempotent ones
-	// unless SetRetryAllowNonIdempotent(true).
-	if nonIdempotent(method) && (pkg == restyV2 || allowNonIdem) && !custom && headers == headersNoKey {
-		i := issue(Idempotency, CatNoKey, call, method+" request re-sent by "+name+" without an idempotency key header: "+consNoKey)
-		if !s.inLoop(call) {
-			if key, edits, ok := s.keyValue(); ok {
-				keyFixed = true
-				i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts",
-					append(edits, insert(rCall.End(), ".SetHeader("+strconv.Quote(s.keyHeaders()[0])+", "+key+")"))...)
+	waitMin, waitMax ast.Expr
+	custom           bool // a retry condition or delay strategy of the caller's: it may look at the method
+	timeout, ctxSet  bool
+	allowNonIdem     bool
+	budget           bool
+	headers          headerState
+}
+
+// restyOptionSetters read one configuration call each, by method name
+// (the callee is already known to be resty's).
+var restyOptionSetters = map[string]func(*restyOptions, *ast.CallExpr){
+	"SetRetryWaitTime":           (*restyOptions).waitTime,
+	"SetRetryMaxWaitTime":        (*restyOptions).maxWaitTime,
+	"SetRetryDelayStrategy":      (*restyOptions).delayStrategy,
+	"SetRetryAfter":              (*restyOptions).delayStrategy,
+	"AddRetryCondition":          (*restyOptions).condition,
+	"SetRetryConditions":         (*restyOptions).condition,
+	"AddRetryConditions":         (*restyOptions).condition,
+	"SetTimeout":                 func(o *restyOptions, _ *ast.CallExpr) { o.timeout = true },
+	"SetContext":                 func(o *restyOptions, _ *ast.CallExpr) { o.ctxSet = true },
+	"SetRetryAllowNonIdempotent": (*restyOptions).allowNonIdempotent,
+	"SetHeader":                  (*restyOptions).header,
+	"SetHeaderVerbatim":          (*restyOptions).header,
+	"SetHeaders":                 func(o *restyOptions, _ *ast.CallExpr) { o.headers = headersUnknown },
+	"SetHeaderMultiValues":       func(o *restyOptions, _ *ast.CallExpr) { o.headers = headersUnknown },
+}
+
+func (o *restyOptions) waitTime(cc *ast.CallExpr) {
+	if len(cc.Args) == 1 {
+		o.waitMin = cc.Args[0]
+	}
+}
+
+func (o *restyOptions) maxWaitTime(cc *ast.CallExpr) {
+	if len(cc.Args) == 1 {
+		o.waitMax = cc.Args[0]
+	}
+}
+
+// delayStrategy flags the constant strategy at once; any strategy is the
+// caller's, so the wait times no longer decide the delay.
+func (o *restyOptions) delayStrategy(cc *ast.CallExpr) {
+	if len(cc.Args) == 1 {
+		if r, ok := o.s.resolve(cc.Args[0]); ok {
+			if rc, ok := r.(*ast.CallExpr); ok && is(o.s.callee(rc), o.pkg, "", "RetryConstantDelayStrategy") {
+				o.b.add(issue(Sleep, CatFixedDelay, rc, o.name+" RetryConstantDelayStrategy waits the same delay between attempts: "+consFixed))
 			}
 		}
-		b.add(i)
 	}
-	if !ctxSet && !timeout {
-		if ctx := s.ctxParam(); ctx != "" {
-			i := issue(Deadline, CatNoContext, call, name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx)
-			if !keyFixed { // both fixes would insert after R()
-				i = i.fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")"))
-			}
-			b.add(i)
+	o.custom = true
+}
+
+func (o *restyOptions) condition(*ast.CallExpr) {
+	o.custom = true // it may look at the method
+}
+
+func (o *restyOptions) allowNonIdempotent(cc *ast.CallExpr) {
+	if len(cc.Args) == 1 {
+		v := o.s.constValue(cc.Args[0])
+		o.allowNonIdem = v != nil && v.String() == "true"
+	}
+}
+
+func (o *restyOptions) header(cc *ast.CallExpr) {
+	if len(cc.Args) != 2 {
+		return
+	}
+	if k, ok := o.s.stringConst(cc.Args[0]); !ok {
+		o.headers = headersUnknown
+	} else if oneOf(textproto.CanonicalMIMEHeaderKey(k), o.s.keyHeaders()) && o.headers != headersUnknown {
+		o.headers = headersKey
+	}
+}
+
+// judgeWaitTimes flags a v2 wait time not below the max wait time: resty
+// then waits the same delay between attempts.
+func (o *restyOptions) judgeWaitTimes() {
+	waitMax := o.waitMax
+	if o.waitMin != nil && waitMax == nil && o.pkg == restyV2 {
+		if n, ok := o.s.intConst(o.waitMin); ok && n >= 2e9 { // the default max is 2s
+			waitMax = o.waitMin
 		}
 	}
-	// A budget is not presumed behind a retry condition or hook (SPEC):
-	// it must be visible in it or reachable through facts.
-	if !budget {
-		b.add(issue(Budget, CatNoBudget, call, name+" client retries with no retry budget: "+consNoBudget))
+	if o.waitMin == nil || waitMax == nil || o.custom {
+		return
 	}
-	return b.site
+	lo, ok1 := o.s.intConst(o.waitMin)
+	hi, ok2 := o.s.intConst(waitMax)
+	if ok1 && ok2 && lo >= hi && o.pkg == restyV2 {
+		o.b.add(issue(Sleep, CatFixedDelay, o.waitMin, o.name+" retry wait time not below the max wait time waits the same delay between attempts: "+consFixed))
+	}
+}
+
+// judgeIdempotency flags a write re-sent without a key header (v2 retries
+// every method; v3 only idempotent ones unless SetRetryAllowNonIdempotent
+// (true)), and reports whether its fix inserts after rCall.
+func (o *restyOptions) judgeIdempotency(call, rCall *ast.CallExpr, method string) (keyFixed bool) {
+	if !nonIdempotent(method) || !(o.pkg == restyV2 || o.allowNonIdem) || o.custom || o.headers != headersNoKey {
+		return false
+	}
+	s := o.s
+	i := issue(Idempotency, CatNoKey, call, method+" request re-sent by "+o.name+" without an idempotency key header: "+consNoKey)
+	if !s.inLoop(call) {
+		if key, edits, ok := s.keyValue(); ok {
+			keyFixed = true
+			i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts",
+				append(edits, insert(rCall.End(), ".SetHeader("+strconv.Quote(s.keyHeaders()[0])+", "+key+")"))...)
+		}
+	}
+	o.b.add(i)
+	return keyFixed
+}
+
+// judgeDeadline flags a request with neither a context nor a timeout; its
+// fix is left out when the key fix already inserts after rCall, since two
+// insertions at one place would conflict.
+func (o *restyOptions) judgeDeadline(call, rCall *ast.CallExpr, keyFixed bool) {
+	if o.ctxSet || o.timeout {
+		return
+	}
+	ctx := o.s.ctxParam()
+	if ctx == "" {
+		return
+	}
+	i := issue(Deadline, CatNoContext, call, o.name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx)
+	if !keyFixed {
+		i = i.fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")"))
+	}
+	o.b.add(i)
 }
 
 // hookBudget reports whether a configuration call hands resty a function

@@ -79,28 +79,15 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if fn.Pkg().Path() != retryablehttp {
 		return nil
 	}
-	sig := fn.Type().(*types.Signature)
 	name := fn.Name()
 	// StandardClient hides the retrying client in a *http.Client: every
 	// send through it retries (LIBRARIES), judged here once.
 	if !oneOf(name, []string{"Do", "Get", "Head", "Post", "PostForm", "StandardClient"}) {
 		return nil
 	}
-	var cl *rhClient
-	if sig.Recv() == nil {
-		if name == "Do" {
-			return nil
-		}
-		cl = &rhClient{known: true} // the package default client
-	} else {
-		if recvName(sig.Recv().Type()) != "Client" {
-			return nil
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return nil
-		}
-		cl = s.rhClient(sel.X, call)
+	cl := s.rhClientOf(call, fn)
+	if cl == nil {
+		return nil
 	}
 	if cl.retryMax != nil {
 		if n, ok := s.intConst(cl.retryMax); ok && n <= 0 {
@@ -112,46 +99,84 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		return b.site
 	}
 	q := s.qualifier(retryablehttp)
-
 	// Jitter: DefaultBackoff doubles RetryWaitMin with no randomness.
 	if cl.backoff == nil || s.objIs(cl.backoff, retryablehttp, "DefaultBackoff") {
-		at := ast.Node(call)
-		if cl.backoffAt != nil {
-			at = cl.backoffAt
-		} else if cl.newCall != nil {
-			at = cl.newCall
-		}
-		i := issue(Jitter, CatNoJitter, at, "retryablehttp's default backoff has no jitter: "+consNoJitter)
-		if q != "" {
-			if cl.backoffAt != nil {
-				i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", replace(cl.backoff, q+".RateLimitLinearJitterBackoff"))
-			} else if v, stmt := s.definingStmt(cl.newCall); v != "" {
-				if pos, ok := s.nextLine(stmt); ok {
-					i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", insert(pos, s.indent(stmt)+v+".Backoff = "+q+".RateLimitLinearJitterBackoff\n"))
-				}
-			}
-		}
-		b.add(i)
+		b.add(s.rhNoJitter(call, cl, q))
 	}
 	if cl.retryMax != nil {
 		if n, ok := s.intConst(cl.retryMax); ok && n >= 1<<20 {
 			b.add(issue(Budget, CatUnbounded, cl.retryMax, "retryablehttp RetryMax this large is no limit: "+consUnbounded))
 		}
 	}
-	if name == "StandardClient" {
-		if !cl.budget {
-			b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
-		}
-		return b.site
+	if name != "StandardClient" {
+		s.judgeRHRequest(b, call, name, cl, q)
 	}
+	if !cl.budget {
+		b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
+	}
+	return b.site
+}
 
-	// The request: its method, key header and context.
-	method := ""
-	var build *ast.CallExpr
-	var reqVars []*types.Var
+// rhClientOf returns the client a send goes through: the package default
+// for a package-level function, or the receiver's; nil where the call is
+// no send of a client.
+func (s *scope) rhClientOf(call *ast.CallExpr, fn *types.Func) *rhClient {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		if fn.Name() == "Do" {
+			return nil
+		}
+		return &rhClient{known: true} // the package default client
+	}
+	if recvName(sig.Recv().Type()) != "Client" {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	return s.rhClient(sel.X, call)
+}
+
+// rhNoJitter is the issue of the default backoff, on its assignment or the
+// NewClient call; the fix replaces the assigned backoff, or assigns the
+// jittered one after the statement that makes the client.
+func (s *scope) rhNoJitter(call *ast.CallExpr, cl *rhClient, q string) Issue {
+	at := ast.Node(call)
+	if cl.backoffAt != nil {
+		at = cl.backoffAt
+	} else if cl.newCall != nil {
+		at = cl.newCall
+	}
+	i := issue(Jitter, CatNoJitter, at, "retryablehttp's default backoff has no jitter: "+consNoJitter)
+	if q == "" {
+		return i
+	}
+	if cl.backoffAt != nil {
+		return i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", replace(cl.backoff, q+".RateLimitLinearJitterBackoff"))
+	}
+	if v, stmt := s.definingStmt(cl.newCall); v != "" {
+		if pos, ok := s.nextLine(stmt); ok {
+			i = i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", insert(pos, s.indent(stmt)+v+".Backoff = "+q+".RateLimitLinearJitterBackoff\n"))
+		}
+	}
+	return i
+}
+
+// rhRequest is what a send knows of its request.
+type rhRequest struct {
+	method  string
+	build   *ast.CallExpr // the NewRequest… or FromRequest call, when seen
+	reqVars []*types.Var  // the variables holding the request, for its headers
+}
+
+// rhRequestOf reads the request a send sends: Post and PostForm are
+// POST; Do's argument is followed to the call that builds it.
+func (s *scope) rhRequestOf(call *ast.CallExpr, name string) rhRequest {
+	var req rhRequest
 	switch name {
 	case "Post", "PostForm":
-		method = "POST"
+		req.method = "POST"
 	case "Do":
 		if len(call.Args) != 1 {
 			break
@@ -161,63 +186,79 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if !ok || !isCall {
 			break
 		}
-		reqVars = s.vars(call.Args[0])
-		rfn := s.callee(rc)
-		switch {
-		case is(rfn, retryablehttp, "", "NewRequest") && len(rc.Args) == 3:
-			method, build = s.method(rc.Args[0]), rc
-		case is(rfn, retryablehttp, "", "NewRequestWithContext") && len(rc.Args) == 4:
-			method, build = s.method(rc.Args[1]), rc
-		case is(rfn, retryablehttp, "", "FromRequest") && len(rc.Args) == 1:
-			hr, ok := s.resolve(rc.Args[0])
-			hc, isCall := hr.(*ast.CallExpr)
-			if !ok || !isCall {
-				break
-			}
-			hfn := s.callee(hc)
-			switch {
-			case is(hfn, "net/http", "", "NewRequest") && len(hc.Args) == 3:
-				method = s.method(hc.Args[0])
-			case is(hfn, "net/http", "", "NewRequestWithContext") && len(hc.Args) == 4:
-				method = s.method(hc.Args[1])
-			}
-			build = rc
-			reqVars = append(reqVars, s.vars(rc.Args[0])...)
-		}
+		req.reqVars = s.vars(call.Args[0])
+		s.rhBuiltBy(&req, rc)
 	}
-	if nonIdempotent(method) && !cl.custom {
+	return req
+}
+
+// rhBuiltBy reads the method from the call that builds a request.
+func (s *scope) rhBuiltBy(req *rhRequest, rc *ast.CallExpr) {
+	rfn := s.callee(rc)
+	switch {
+	case is(rfn, retryablehttp, "", "NewRequest") && len(rc.Args) == 3:
+		req.method, req.build = s.method(rc.Args[0]), rc
+	case is(rfn, retryablehttp, "", "NewRequestWithContext") && len(rc.Args) == 4:
+		req.method, req.build = s.method(rc.Args[1]), rc
+	case is(rfn, retryablehttp, "", "FromRequest") && len(rc.Args) == 1:
+		hr, ok := s.resolve(rc.Args[0])
+		hc, isCall := hr.(*ast.CallExpr)
+		if !ok || !isCall {
+			break
+		}
+		hfn := s.callee(hc)
+		switch {
+		case is(hfn, "net/http", "", "NewRequest") && len(hc.Args) == 3:
+			req.method = s.method(hc.Args[0])
+		case is(hfn, "net/http", "", "NewRequestWithContext") && len(hc.Args) == 4:
+			req.method = s.method(hc.Args[1])
+		}
+		req.build = rc
+		req.reqVars = append(req.reqVars, s.vars(rc.Args[0])...)
+	}
+}
+
+// judgeRHRequest judges the request of a send: its key header and its
+// context.
+func (s *scope) judgeRHRequest(b *siteBuilder, call *ast.CallExpr, name string, cl *rhClient, q string) {
+	req := s.rhRequestOf(call, name)
+	if nonIdempotent(req.method) && !cl.custom {
 		keyed := headersNoKey
 		if name == "Do" {
-			keyed = s.httpHeaders(reqVars, call.Pos())
+			keyed = s.httpHeaders(req.reqVars, call.Pos())
 		}
 		if keyed == headersNoKey {
-			at := ast.Node(call)
-			if build != nil {
-				at = build
-			}
-			i := issue(Idempotency, CatNoKey, at, method+" request re-sent by retryablehttp without an idempotency key header: "+consNoKey)
-			if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok && name == "Do" && s.env.Fset != nil && !s.inLoop(call) {
-				if stmt := s.stmtOf(call); stmt != nil {
-					if key, edits, ok := s.keyValue(); ok {
-						set := id.Name + ".Header.Set(" + strconv.Quote(s.keyHeaders()[0]) + ", " + key + ")\n" + s.indent(stmt)
-						i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts", append(edits, insert(stmt.Pos(), set))...)
-					}
-				}
-			}
-			b.add(i)
+			b.add(s.rhNoKey(call, name, req))
 		}
 	}
-	if build != nil && is(s.callee(build), retryablehttp, "", "NewRequest") && !cl.timeout {
-		i := issue(Deadline, CatNoContext, build, "retryablehttp.NewRequest builds a request with no context: "+consNoCtx)
+	if req.build != nil && is(s.callee(req.build), retryablehttp, "", "NewRequest") && !cl.timeout {
+		i := issue(Deadline, CatNoContext, req.build, "retryablehttp.NewRequest builds a request with no context: "+consNoCtx)
 		if ctx := s.ctxParam(); ctx != "" && q != "" {
-			i = i.fix("Use retryablehttp.NewRequestWithContext", replace(build.Fun, q+".NewRequestWithContext"), insert(build.Lparen+1, ctx+", "))
+			i = i.fix("Use retryablehttp.NewRequestWithContext", replace(req.build.Fun, q+".NewRequestWithContext"), insert(req.build.Lparen+1, ctx+", "))
 		}
 		b.add(i)
 	}
-	if !cl.budget {
-		b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
+}
+
+// rhNoKey is the issue of a write re-sent without a key header; the fix
+// sets the header on Do's request variable, once, before the statement.
+func (s *scope) rhNoKey(call *ast.CallExpr, name string, req rhRequest) Issue {
+	at := ast.Node(call)
+	if req.build != nil {
+		at = req.build
 	}
-	return b.site
+	i := issue(Idempotency, CatNoKey, at, req.method+" request re-sent by retryablehttp without an idempotency key header: "+consNoKey)
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok || name != "Do" || s.env.Fset == nil || s.inLoop(call) {
+		return i
+	}
+	if stmt := s.stmtOf(call); stmt != nil {
+		if key, edits, ok := s.keyValue(); ok {
+			set := id.Name + ".Header.Set(" + strconv.Quote(s.keyHeaders()[0]) + ", " + key + ")\n" + s.indent(stmt)
+			i = i.fix("Set an "+s.keyHeaders()[0]+" header, created once for all attempts", append(edits, insert(stmt.Pos(), set))...)
+		}
+	}
+	return i
 }
 
 // funcBody returns the body of a function literal or of a function declared

@@ -76,91 +76,126 @@ func avastJudge(s *scope, call, optCall *ast.CallExpr, from int, mod string) *Si
 	if !ok {
 		return b.site
 	}
-	throttled := false
-	var (
-		attempts   = true // the default 10 is a cap
-		attemptsAt ast.Node
-		ctxOpt     *ast.CallExpr
-		delayType  *ast.CallExpr
-	)
+	o := s.avastOptionsOf(opts, mod)
+	switch o.stop {
+	case optionsUnseen:
+		return b.site
+	case optionsNoRetries:
+		return nil // one attempt: not a retry site
+	}
+	q := s.qualifier(mod)
+	if o.delayType != nil && len(o.delayType.Args) == 1 {
+		s.judgeAvastDelay(b, o.delayType.Args[0], mod, q)
+	}
+	ctx := ctxUnknown
+	if o.ctxOpt != nil && len(o.ctxOpt.Args) == 1 {
+		ctx, _ = s.context(o.ctxOpt.Args[0])
+	}
+	if !o.attempts && ctx != ctxOther && (o.ctxOpt == nil || ctx == ctxBackground) {
+		b.add(avastUnbounded(o.attemptsAt, q))
+	}
+	if o.ctxOpt == nil {
+		if name := s.ctxParam(); name != "" {
+			b.add(s.avastNoContext(call, optCall, from, mod, name))
+		}
+	} else if ctx == ctxBackground && !o.attempts {
+		b.add(issue(Deadline, CatBackground, o.ctxOpt, "retry.Context with a context made by context.Background has no deadline: "+consBgCtx))
+	}
+	if !o.throttled {
+		s.budgetIssue(b, "retry.Do", call.Args[0], call)
+	}
+	b.site.Budgetless = !o.throttled // every option seen
+	return b.site
+}
+
+// avastOptions are the retry-go options that decide its verdicts.
+type avastOptions struct {
+	throttled  bool // v5's token bucket: a retry budget
+	attempts   bool // the attempts are capped
+	attemptsAt ast.Node
+	ctxOpt     *ast.CallExpr
+	delayType  *ast.CallExpr
+	stop       optionStop
+}
+
+// avastOptionsOf reads the options; reading stops at an option of another
+// package, which we do not know, and at Attempts(1).
+func (s *scope) avastOptionsOf(opts []*ast.CallExpr, mod string) avastOptions {
+	o := avastOptions{attempts: true} // the default 10 is a cap
 	for _, oc := range opts {
 		ofn := s.callee(oc)
 		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
-			return b.site // an option we do not know
+			return avastOptions{stop: optionsUnseen}
 		}
 		switch ofn.Name() {
 		case "WithThrottle", "WithFixedTokenBucketThrottle":
-			throttled = true // v5's token bucket: a retry budget
+			o.throttled = true
 		case "Attempts":
 			if len(oc.Args) == 1 {
 				n, known := s.intConst(oc.Args[0])
 				if known && n == 1 {
-					return nil // one attempt: not a retry site
+					return avastOptions{stop: optionsNoRetries}
 				}
-				attempts = !known || n != 0
-				attemptsAt = oc
+				o.attempts = !known || n != 0
+				o.attemptsAt = oc
 			}
 		case "UntilSucceeded":
-			attempts, attemptsAt = false, oc
+			o.attempts, o.attemptsAt = false, oc
 		case "Context":
-			ctxOpt = oc
+			o.ctxOpt = oc
 		case "DelayType":
-			delayType = oc
+			o.delayType = oc
 		}
 	}
-	q := s.qualifier(mod)
-	if delayType != nil && len(delayType.Args) == 1 {
-		arg := delayType.Args[0]
-		switch {
-		case s.objIs(arg, mod, "BackOffDelay"):
-			i := issue(Jitter, CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter: "+consNoJitter)
-			if q != "" {
-				i = i.fix("Use retry.FullJitterBackoffDelay", replace(arg, q+".FullJitterBackoffDelay"))
-			}
-			b.add(i)
-		case s.objIs(arg, mod, "FixedDelay"):
-			b.add(issue(Sleep, CatFixedDelay, arg, "retry.DelayType(retry.FixedDelay) waits the same delay between attempts: "+consFixed))
-		}
-	}
-	ctx := ctxUnknown
-	if ctxOpt != nil && len(ctxOpt.Args) == 1 {
-		ctx, _ = s.context(ctxOpt.Args[0])
-	}
-	if !attempts && ctx != ctxOther && (ctxOpt == nil || ctx == ctxBackground) {
-		i := issue(Budget, CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline: "+consUnbounded)
-		if oc, ok := attemptsAt.(*ast.CallExpr); ok && q != "" {
-			if len(oc.Args) == 1 {
-				i = i.fix("Cap the attempts at 3", replace(oc.Args[0], "3"))
-			} else {
-				i = i.fix("Cap the attempts at 3", replace(oc, q+".Attempts(3)"))
-			}
+	return o
+}
+
+// judgeAvastDelay flags the delay types without jitter.
+func (s *scope) judgeAvastDelay(b *siteBuilder, arg ast.Expr, mod, q string) {
+	switch {
+	case s.objIs(arg, mod, "BackOffDelay"):
+		i := issue(Jitter, CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter: "+consNoJitter)
+		if q != "" {
+			i = i.fix("Use retry.FullJitterBackoffDelay", replace(arg, q+".FullJitterBackoffDelay"))
 		}
 		b.add(i)
+	case s.objIs(arg, mod, "FixedDelay"):
+		b.add(issue(Sleep, CatFixedDelay, arg, "retry.DelayType(retry.FixedDelay) waits the same delay between attempts: "+consFixed))
 	}
-	if ctxOpt == nil {
-		if name := s.ctxParam(); name != "" {
-			i := issue(Deadline, CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background: "+consNoCtx)
-			if q := s.qualifier(mod); q != "" && !optCall.Ellipsis.IsValid() {
-				opt := q + ".Context(" + name + ")"
-				switch {
-				case from == 1: // after the operation: no other fix edits it
-					i = i.fix("Add retry.Context("+name+")", insert(call.Args[0].End(), ", "+opt))
-				case len(optCall.Args) > 0: // first of New's options
-					i = i.fix("Add retry.Context("+name+")", insert(optCall.Args[0].Pos(), opt+", "))
-				default:
-					i = i.fix("Add retry.Context("+name+")", insert(optCall.Rparen, opt))
-				}
-			}
-			b.add(i)
+}
+
+// avastUnbounded is the issue of Attempts(0) or UntilSucceeded with no
+// deadline; the fix caps the attempts at 3 in place.
+func avastUnbounded(attemptsAt ast.Node, q string) Issue {
+	i := issue(Budget, CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline: "+consUnbounded)
+	if oc, ok := attemptsAt.(*ast.CallExpr); ok && q != "" {
+		if len(oc.Args) == 1 {
+			i = i.fix("Cap the attempts at 3", replace(oc.Args[0], "3"))
+		} else {
+			i = i.fix("Cap the attempts at 3", replace(oc, q+".Attempts(3)"))
 		}
-	} else if ctx == ctxBackground && !attempts {
-		b.add(issue(Deadline, CatBackground, ctxOpt, "retry.Context with a context made by context.Background has no deadline: "+consBgCtx))
 	}
-	if !throttled {
-		s.budgetIssue(b, "retry.Do", call.Args[0], call)
+	return i
+}
+
+// avastNoContext is the issue of a retry that never sees the caller's
+// context name; the fix adds retry.Context(name) where no other fix
+// edits, and not to options passed as a slice.
+func (s *scope) avastNoContext(call, optCall *ast.CallExpr, from int, mod, name string) Issue {
+	i := issue(Deadline, CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background: "+consNoCtx)
+	q := s.qualifier(mod)
+	if q == "" || optCall.Ellipsis.IsValid() {
+		return i
 	}
-	b.site.Budgetless = !throttled // every option seen
-	return b.site
+	opt := q + ".Context(" + name + ")"
+	switch {
+	case from == 1: // after the operation: no other fix edits it
+		return i.fix("Add retry.Context("+name+")", insert(call.Args[0].End(), ", "+opt))
+	case len(optCall.Args) > 0: // first of New's options
+		return i.fix("Add retry.Context("+name+")", insert(optCall.Args[0].Pos(), opt+", "))
+	default:
+		return i.fix("Add retry.Context("+name+")", insert(optCall.Rparen, opt))
+	}
 }
 
 func goRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
@@ -170,78 +205,97 @@ func goRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	name := fn.Name()
 	b := newSite(call)
 	q := s.qualifier(goRetry)
-	var (
-		base            ast.Node
-		growing, fixed  bool
-		jitter, bounded bool
-		maxDuration     bool
-	)
+	var p goRetryBackoff
 	switch name {
 	case "Do", "DoValue":
-		c := s.collect(call.Args[1], call.Pos())
-		if c.opaque {
+		p = s.goRetryBackoffOf(call)
+		switch p.stop {
+		case optionsUnseen:
 			return b.site
+		case optionsNoRetries:
+			return nil // no retries: not a retry site
 		}
-		var bases []*ast.CallExpr
-		for _, bc := range c.calls {
-			bfn := s.callee(bc)
-			if bfn == nil || bfn.Pkg() == nil {
-				continue
-			}
-			if bfn.Pkg().Path() != goRetry {
-				return b.site // a backoff from elsewhere
-			}
-			switch bfn.Name() {
-			case "NewExponential", "NewFibonacci":
-				bases, growing = append(bases, bc), true
-			case "NewConstant":
-				bases, fixed = append(bases, bc), true
-			case "WithJitter", "WithJitterPercent", "WithFullJitter":
-				jitter = true
-			case "WithMaxRetries":
-				bounded = true
-				if len(bc.Args) == 2 && s.isZero(bc.Args[0]) {
-					return nil // no retries: not a retry site
-				}
-			case "WithMaxDuration":
-				bounded, maxDuration = true, true
-			case "BackoffFunc":
-				return b.site
-			}
-		}
-		if len(bases) != 1 || len(c.lits) > 0 {
-			return b.site
-		}
-		base = bases[0]
 	case "Exponential", "Fibonacci":
-		base, growing = call, true
+		p.base, p.growing = call, true
 	case "Constant":
-		base, fixed = call, true
+		p.base, p.fixed = call, true
 	default:
 		return nil
 	}
 	switch {
-	case growing && !jitter:
-		i := issue(Jitter, CatNoJitter, base, "retry."+calleeName(s, base)+" backoff has no jitter: "+consNoJitter)
-		if q != "" && base != ast.Node(call) {
-			i = i.fix("Wrap the backoff in retry.WithFullJitter", insert(base.Pos(), q+".WithFullJitter("), insert(base.End(), ")"))
+	case p.growing && !p.jitter:
+		i := issue(Jitter, CatNoJitter, p.base, "retry."+calleeName(s, p.base)+" backoff has no jitter: "+consNoJitter)
+		if q != "" && p.base != ast.Node(call) {
+			i = i.fix("Wrap the backoff in retry.WithFullJitter", insert(p.base.Pos(), q+".WithFullJitter("), insert(p.base.End(), ")"))
 		}
 		b.add(i)
-	case fixed && !jitter:
-		b.add(issue(Sleep, CatFixedDelay, base, "retry."+calleeName(s, base)+" waits the same delay between attempts: "+consFixed))
+	case p.fixed && !p.jitter:
+		b.add(issue(Sleep, CatFixedDelay, p.base, "retry."+calleeName(s, p.base)+" waits the same delay between attempts: "+consFixed))
 	}
 	if body := s.funcBody(call.Args[2]); body != nil && !s.mentions(body, goRetry, "RetryableError") {
 		return nil // only errors wrapped in RetryableError are retried
 	}
 	ctx, _ := s.context(call.Args[0])
-	if !bounded && ctx != ctxOther && ctx != ctxUnknown {
-		b.add(issue(Budget, CatUnbounded, base, "retry."+name+" with no WithMaxRetries and no WithMaxDuration has no bound: "+consUnbounded))
+	if !p.bounded && ctx != ctxOther && ctx != ctxUnknown {
+		b.add(issue(Budget, CatUnbounded, p.base, "retry."+name+" with no WithMaxRetries and no WithMaxDuration has no bound: "+consUnbounded))
 	}
-	if ctx == ctxBackground && !maxDuration {
+	if ctx == ctxBackground && !p.maxDuration {
 		b.add(issue(Deadline, CatBackground, call.Args[0], "retry."+name+" under context.Background with no WithMaxDuration has no deadline: "+consBgCtx))
 	}
 	s.budgetIssue(b, "retry."+name, call.Args[2], call)
 	return b.site
+}
+
+// goRetryBackoff is what a go-retry backoff is built of.
+type goRetryBackoff struct {
+	base            ast.Node // the one base backoff (NewExponential, NewConstant …)
+	growing, fixed  bool
+	jitter, bounded bool
+	maxDuration     bool
+	stop            optionStop
+}
+
+// goRetryBackoffOf reads the backoff handed to Do: exactly one base of the
+// package, wrapped in its middleware; anything else cannot be judged.
+func (s *scope) goRetryBackoffOf(call *ast.CallExpr) goRetryBackoff {
+	unseen := goRetryBackoff{stop: optionsUnseen}
+	c := s.collect(call.Args[1], call.Pos())
+	if c.opaque {
+		return unseen
+	}
+	var p goRetryBackoff
+	var bases []*ast.CallExpr
+	for _, bc := range c.calls {
+		bfn := s.callee(bc)
+		if bfn == nil || bfn.Pkg() == nil {
+			continue
+		}
+		if bfn.Pkg().Path() != goRetry {
+			return unseen // a backoff from elsewhere
+		}
+		switch bfn.Name() {
+		case "NewExponential", "NewFibonacci":
+			bases, p.growing = append(bases, bc), true
+		case "NewConstant":
+			bases, p.fixed = append(bases, bc), true
+		case "WithJitter", "WithJitterPercent", "WithFullJitter":
+			p.jitter = true
+		case "WithMaxRetries":
+			p.bounded = true
+			if len(bc.Args) == 2 && s.isZero(bc.Args[0]) {
+				return goRetryBackoff{stop: optionsNoRetries}
+			}
+		case "WithMaxDuration":
+			p.bounded, p.maxDuration = true, true
+		case "BackoffFunc":
+			return unseen
+		}
+	}
+	if len(bases) != 1 || len(c.lits) > 0 {
+		return unseen
+	}
+	p.base = bases[0]
+	return p
 }
 
 func calleeName(s *scope, n ast.Node) string {

@@ -40,97 +40,120 @@ func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *
 		fields: make(map[*types.Var][]*ast.AssignStmt),
 		calls:  make(map[*types.Var][]*ast.CallExpr),
 	}
-	assign := func(id *ast.Ident, rhs ast.Expr) {
-		v, ok := s.obj(id).(*types.Var)
-		if !ok {
-			return
-		}
-		if _, seen := s.init[v]; seen || rhs == nil {
-			s.unsure[v] = true
-			return
-		}
-		s.init[v] = rhs
-	}
+	// libArg holds the &v handed straight to a library call; a call is
+	// visited before its arguments, so they are marked in time.
 	libArg := make(map[*ast.UnaryExpr]bool)
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if len(n.Lhs) != len(n.Rhs) {
-				// v, err := f(): the call makes the first value.
-				call, isCall := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
-				for i, l := range n.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-						if i == 0 && isCall && len(n.Rhs) == 1 {
-							assign(id, call)
-						} else {
-							assign(id, nil)
-						}
-					}
-				}
-				return true
-			}
-			for i, l := range n.Lhs {
-				switch l := ast.Unparen(l).(type) {
-				case *ast.Ident:
-					if n.Tok == token.DEFINE || n.Tok == token.ASSIGN {
-						assign(l, n.Rhs[i])
-					} else {
-						assign(l, nil)
-					}
-				case *ast.SelectorExpr:
-					if v := s.rootVar(l.X); v != nil {
-						s.fields[v] = append(s.fields[v], n)
-					}
-				}
-			}
+			s.readAssign(n)
 		case *ast.IncDecStmt:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-				assign(id, nil)
+				s.assign(id, nil)
 			}
 		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				switch {
-				case len(n.Values) == len(n.Names):
-					assign(id, n.Values[i])
-				case len(n.Values) == 1 && i == 0:
-					if call, ok := ast.Unparen(n.Values[0]).(*ast.CallExpr); ok {
-						assign(id, call)
-					} else {
-						assign(id, nil)
-					}
-				case len(n.Values) != 0:
-					assign(id, nil)
-				}
-			}
+			s.readValueSpec(n)
 		case *ast.UnaryExpr:
 			if n.Op == token.AND && !libArg[n] {
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-					if v, ok := s.obj(id).(*types.Var); ok && !isPointerish(v.Type()) {
-						s.unsure[v] = true
-					}
-				}
+				s.readAddressTaken(n)
 			}
 		case *ast.CallExpr:
-			// &b handed straight to a library call (backoff.Retry(op, &b))
-			// does not let b change behind the scope's back.
-			if fn := s.callee(n); fn != nil && fn.Pkg() != nil && isLibraryPath(fn.Pkg().Path()) {
-				for _, a := range n.Args {
-					if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
-						libArg[u] = true
-					}
-				}
-			}
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
-				if v := s.localVar(sel.X); v != nil {
-					if _, isMethod := s.env.Info.Selections[sel]; isMethod {
-						s.calls[v] = append(s.calls[v], n)
-					}
-				}
-			}
+			s.readCall(n, libArg)
 		}
 		return true
 	})
 	return s
+}
+
+// assign records rhs as a value of the variable id names; a second value,
+// or one that cannot be read (rhs nil), makes the variable unsure.
+func (s *scope) assign(id *ast.Ident, rhs ast.Expr) {
+	v, ok := s.obj(id).(*types.Var)
+	if !ok {
+		return
+	}
+	if _, seen := s.init[v]; seen || rhs == nil {
+		s.unsure[v] = true
+		return
+	}
+	s.init[v] = rhs
+}
+
+func (s *scope) readAssign(n *ast.AssignStmt) {
+	if len(n.Lhs) != len(n.Rhs) {
+		// v, err := f(): the call makes the first value.
+		call, isCall := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+		for i, l := range n.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+				if i == 0 && isCall && len(n.Rhs) == 1 {
+					s.assign(id, call)
+				} else {
+					s.assign(id, nil)
+				}
+			}
+		}
+		return
+	}
+	for i, l := range n.Lhs {
+		switch l := ast.Unparen(l).(type) {
+		case *ast.Ident:
+			if n.Tok == token.DEFINE || n.Tok == token.ASSIGN {
+				s.assign(l, n.Rhs[i])
+			} else {
+				s.assign(l, nil) // v += x: a value we do not compute
+			}
+		case *ast.SelectorExpr:
+			if v := s.rootVar(l.X); v != nil {
+				s.fields[v] = append(s.fields[v], n)
+			}
+		}
+	}
+}
+
+func (s *scope) readValueSpec(n *ast.ValueSpec) {
+	for i, id := range n.Names {
+		switch {
+		case len(n.Values) == len(n.Names):
+			s.assign(id, n.Values[i])
+		case len(n.Values) == 1 && i == 0:
+			if call, ok := ast.Unparen(n.Values[0]).(*ast.CallExpr); ok {
+				s.assign(id, call)
+			} else {
+				s.assign(id, nil)
+			}
+		case len(n.Values) != 0:
+			s.assign(id, nil)
+		}
+	}
+}
+
+// readAddressTaken makes a variable whose address escapes unsure: it may
+// change behind the scope's back. Pointer-like values already share.
+func (s *scope) readAddressTaken(n *ast.UnaryExpr) {
+	if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+		if v, ok := s.obj(id).(*types.Var); ok && !isPointerish(v.Type()) {
+			s.unsure[v] = true
+		}
+	}
+}
+
+func (s *scope) readCall(n *ast.CallExpr, libArg map[*ast.UnaryExpr]bool) {
+	// &b handed straight to a library call (backoff.Retry(op, &b))
+	// does not let b change behind the scope's back.
+	if fn := s.callee(n); fn != nil && fn.Pkg() != nil && isLibraryPath(fn.Pkg().Path()) {
+		for _, a := range n.Args {
+			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				libArg[u] = true
+			}
+		}
+	}
+	if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+		if v := s.localVar(sel.X); v != nil {
+			if _, isMethod := s.env.Info.Selections[sel]; isMethod {
+				s.calls[v] = append(s.calls[v], n)
+			}
+		}
+	}
 }
 
 func isPointerish(t types.Type) bool {

@@ -1,0 +1,3 @@
+module funclen
+
+go 1.26.0
