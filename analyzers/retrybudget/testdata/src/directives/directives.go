@@ -20,7 +20,7 @@ func typo(url string) (*http.Response, error) {
 }
 
 func unknownName(url string) (*http.Response, error) {
-	//retrylint:ignore budget single-client batch job // want `names "budget", which is no analyzer: it suppresses nothing \(analyzers: retrybudget, retryjitter, retrysleep, retryidempotency, retrydeadline\)`
+	//retrylint:ignore budget single-client batch job // want `names "budget", which is no analyzer: it suppresses nothing \(analyzers: retrybudget, retryjitter, retrysleep, retryidempotency, retrydeadline, retrynested\)`
 	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`
 		resp, err := http.Get(url)
 		if err == nil {
