@@ -75,6 +75,18 @@ func remote(info *types.Info, s *retryloop.Site) *Remote {
 	}
 	sig := fn.Type().(*types.Signature)
 	switch {
+	case pkgPath(fn) == "net/http":
+		// http.Get(url), (*http.Client).Post(url, ...): the method is
+		// the function's; Do(req) with a request the model did not see
+		// built has none.
+		r.Kind = "http"
+		if recv := sig.Recv(); recv == nil || isNamed(recv.Type(), "net/http", "Client") {
+			r.Method = shortcutMethods[fn.Name()]
+		}
+		if r.Method != "" && len(s.Remote.Args) > 0 && isString(info, s.Remote.Args[0]) {
+			r.Host = host(info, s.Remote.Args[0])
+		}
+		return r
 	case pkgPath(fn) == "database/sql":
 		r.Kind = "sql"
 		for _, a := range s.Remote.Args {
@@ -100,6 +112,9 @@ func remote(info *types.Info, s *retryloop.Site) *Remote {
 	return r
 }
 
+// shortcutMethods are the methods of net/http's send shortcuts.
+var shortcutMethods = map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"}
+
 // grpcStub reports whether sig is a generated gRPC client method: its last
 // parameter is ...grpc.CallOption.
 func grpcStub(sig *types.Signature) bool {
@@ -107,8 +122,7 @@ func grpcStub(sig *types.Signature) bool {
 		return false
 	}
 	last := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
-	n, ok := types.Unalias(last).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "google.golang.org/grpc" && n.Obj().Name() == "CallOption"
+	return isNamed(last, "google.golang.org/grpc", "CallOption")
 }
 
 // requestURL returns the URL argument of the request's construction or
@@ -193,9 +207,13 @@ func duration(info *types.Info, e ast.Expr) string {
 	return strconv.FormatInt(n, 10)
 }
 
-func isDuration(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+func isDuration(t types.Type) bool { return isNamed(t, "time", "Duration") }
+
+// isNamed reports whether t (or what it points to) is the named type
+// path.name.
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 // varOf returns the local variable an expression names, or nil.

@@ -255,15 +255,39 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 	return schema
 }
 
-// TestFormatFlag: a bare -inventory is md; a bad value is an error.
+// TestFormatFlag: a bare -inventory is md; a bad value fails the check.
 func TestFormatFlag(t *testing.T) {
 	var f inventory.Format
 	for in, want := range map[string]inventory.Format{"true": "md", "md": "md", "json": "json", "html": "html", "false": ""} {
-		if err := f.Set(in); err != nil || f != want {
-			t.Errorf("Set(%q) = %q, %v; want %q", in, f, err, want)
+		if err := f.Set(in); err != nil || f != want || f.Check() != nil {
+			t.Errorf("Set(%q) = %q, %v, check %v; want %q", in, f, err, f.Check(), want)
 		}
 	}
-	if err := f.Set("pdf"); err == nil || !strings.Contains(err.Error(), "md, json or html") {
-		t.Errorf("Set(pdf) = %v, want an error naming md, json or html", err)
+	if err := f.Set("pdf"); err != nil || f.Check() == nil || !strings.Contains(f.Check().Error(), "md, json or html") {
+		t.Errorf("Set(pdf): %v, check %v; want a check error naming md, json or html", err, f.Check())
+	}
+}
+
+// TestRemotes: what each retried operation reaches, the delay's base and
+// cap, and the idempotency key, from internal/inventory/testdata.
+func TestRemotes(t *testing.T) {
+	dir, _ := filepath.Abs("testdata")
+	inv := load(t, dir, "remotes/...")
+	post := rowAt(t, inv, "remotes/remotes.go:19")
+	want := inventory.Remote{Kind: "http", Call: "hc.Do(req)", Method: "POST", Host: "ledger.example.com"}
+	if post.Remote == nil || *post.Remote != want {
+		t.Errorf("post remote = %+v, want %+v", post.Remote, want)
+	}
+	if d := post.Delay; d.Kind != "select" || d.Growth != "growing" || d.Base != "100ms" || d.Cap != "2s" || !d.Cancellable {
+		t.Errorf("post delay = %+v, want select growing from 100ms, cap 2s, cancellable", d)
+	}
+	if post.IdempotencyKey != "present" || post.Attempts.N != 5 || post.Deadline.Kind != "caller" || !post.Deadline.Consulted {
+		t.Errorf("post: key %q, attempts %v, deadline %+v", post.IdempotencyKey, post.Attempts, post.Deadline)
+	}
+	if r := rowAt(t, inv, "remotes/remotes.go:46").Remote; r == nil || r.Kind != "sql" || r.Query != "UPDATE accounts SET balance = balance - 1" {
+		t.Errorf("sql remote = %+v", r)
+	}
+	if r := rowAt(t, inv, "remotes/remotes.go:58").Remote; r == nil || r.Kind != "grpc" || r.Method != "Ledger/GetBalance" {
+		t.Errorf("grpc remote = %+v", r)
 	}
 }

@@ -27,18 +27,25 @@ func (f *Format) String() string { return string(*f) }
 // IsBoolFlag lets -inventory stand alone, meaning md.
 func (f *Format) IsBoolFlag() bool { return true }
 
-// Set accepts md, json or html; true (a bare -inventory) means md and
-// false none.
+// Set records the value; true (a bare -inventory) means md and false
+// none. [Format.Check] judges it after parsing: the flag package words
+// an error of a boolean flag's Set as a bad boolean.
 func (f *Format) Set(s string) error {
 	switch s {
 	case "true":
 		*f = "md"
 	case "false":
 		*f = ""
-	case "md", "json", "html":
-		*f = Format(s)
 	default:
-		return fmt.Errorf("want md, json or html, got %q", s)
+		*f = Format(s)
+	}
+	return nil
+}
+
+// Check reports a format other than md, json or html.
+func (f Format) Check() error {
+	if f != "" && !slices.Contains(Formats, f) {
+		return fmt.Errorf("unknown -inventory %q (want md, json or html)", string(f))
 	}
 	return nil
 }
