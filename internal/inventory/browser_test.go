@@ -24,10 +24,11 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
+	const how = "no chromium-headless-shell or chromium on PATH; run .ci/chromium.sh test (it installs the Debian package)"
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium or chromium-headless-shell on PATH; .ci/run installs it (apt-get install chromium-headless-shell)")
+		t.Fatal(how)
 	}
-	t.Skip("skipping the HTML test in a real browser: no chromium or chromium-headless-shell on PATH (apt-get install chromium-headless-shell)")
+	t.Skip("skipping the HTML test in a real browser: " + how)
 	return ""
 }
 

@@ -195,10 +195,10 @@ func remoteText(r *Remote, sep string) string {
 	case "grpc":
 		s = "gRPC " + r.Method
 	}
+	// A network call's via is the operation's own callee: the operation
+	// column already names it.
 	if r.Via != "" && r.Kind != "network" {
 		s += " via " + r.Via
-	} else if r.Via != "" {
-		s += " (" + r.Via + ")"
 	}
 	return sep + s
 }
