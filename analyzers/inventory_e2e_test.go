@@ -2,6 +2,7 @@ package analyzers_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -72,5 +73,29 @@ func TestExampleInventory(t *testing.T) {
 	}
 	if !strings.Contains(string(text), "(retry") {
 		t.Fatalf("the example has no findings:\n%s", text)
+	}
+}
+
+// TestReadmeInventory: the README's sample is what the README's
+// inventory command prints on the example.
+func TestReadmeInventory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	t.Parallel()
+	cmd := exec.Command(retrylintBinary(t), "-inventory", "./...")
+	cmd.Dir = filepath.Join("..", "examples", "ledgerclient")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("retrylint -inventory: %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sample leaves out the heading; the rest is verbatim.
+	sample := strings.TrimPrefix(string(out), "## Retry inventory\n\n")
+	if !strings.Contains(string(readme), sample) {
+		t.Errorf("README.md's inventory sample is not the output of its command; update it to:\n%s", sample)
 	}
 }

@@ -175,6 +175,11 @@ func delay(info *types.Info, s *retryloop.Site) Delay {
 		d.Cancellable = d.Cancellable || w.Cancellable
 	}
 	d.Kind = strings.Join(kinds, "+")
+	if len(s.Waits) == 0 && s.Shape == retryloop.ShapeLibrary {
+		// The library waits, as its settings say; the model reads the
+		// attempts from them, not the delay.
+		d.Kind, d.Growth = "library", retryloop.GrowthUnknown.String()
+	}
 	if len(s.Waits) == 0 || s.Waits[0].Delay == nil {
 		return d
 	}

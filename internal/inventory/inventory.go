@@ -312,7 +312,9 @@ func (b *builder) layers(p *packages.Package, s *retryloop.Site) []*Layer {
 func (b *builder) layerOf(p *packages.Package, s *retryloop.Site) *Layer {
 	l := &Layer{Function: b.function(p, s), Pos: posString(b.rel, p.Fset.Position(s.Pos)), Attempts: countOf(s.Attempts), Budget: s.Budgeted()}
 	if s.Shape == retryloop.ShapeLibrary && s.LibOp == nil {
-		l.Client = true
+		// A client's own retries: the layer is the client, not the
+		// function calling it (the layer outside).
+		l.Function, l.Client = "the "+s.Library+" client", true
 	}
 	return l
 }
