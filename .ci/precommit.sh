@@ -14,20 +14,14 @@
 # GOMODCACHE is passed through so pre-commit's `go install ./...` for the
 # hook environment finds modules in the usual module cache.
 
+# shellcheck source=/dev/null
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+
 retrylint_precommit_ensure() {
 	if command -v pre-commit >/dev/null 2>&1; then
 		return 0
 	fi
-	echo "precommit.sh: installing pre-commit (apt)" >&2
-	local sudo=
-	if [[ $(id -u) != 0 ]]; then
-		sudo=sudo
-	fi
-	$sudo apt-get update -qq >&2 &&
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pre-commit >&2 || {
-		echo "precommit.sh: could not install pre-commit" >&2
-		return 1
-	}
+	retrylint_apt_install precommit.sh pre-commit || return 1
 	command -v pre-commit >/dev/null
 }
 

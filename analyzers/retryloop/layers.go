@@ -605,3 +605,14 @@ func ChainString(chain []int) string {
 	}
 	return strings.Join(parts, " × ")
 }
+
+// Budgeted reports whether s consults a retry budget: the checks and the
+// inventory agree on what counts.
+func (s *Site) Budgeted() bool { return siteBudget(s) }
+
+// Worst returns the inner layer whose chain makes the most attempts (an
+// unbounded one first), or nil when the operation does not retry again.
+func (s *Site) Worst() *Layer { return worstLayer(s.Inner) }
+
+// FuncName names fn as the messages do: pkg.Func or pkg.(*T).Method.
+func FuncName(fn *types.Func) string { return funcName(fn) }

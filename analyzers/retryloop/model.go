@@ -298,3 +298,7 @@ func (s *Site) WaitsElsewhere(info *types.Info) bool {
 	})
 	return found
 }
+
+// KeyHeaders returns the extra idempotency key header names the site was
+// classified with (Result.KeyHeaders), for Request.HasKey.
+func (s *Site) KeyHeaders() []string { return s.keyHeaders }

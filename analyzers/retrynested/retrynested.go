@@ -42,7 +42,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 // diagnose words the finding of one site: its inner layers that are not
 // both budgeted (a budget at both layers already bounds the product).
 func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
-	outerBudget := len(s.Budget) > 0 || s.FuncBudget || s.Shape == retryloop.ShapeLibrary && !s.LibBudgetless
+	outerBudget := s.Budgeted()
 	var worst *retryloop.Layer
 	var related []analysis.RelatedInformation
 	for _, in := range s.Inner {

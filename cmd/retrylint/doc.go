@@ -58,6 +58,10 @@ absolute path: it does not search PATH.
 	      also analyze test files (default true)
 	-tags list
 	      comma-separated build tags
+	-inventory, -inventory=md|json|html
+	      print every retry site of the packages, one row each, riskiest
+	      first, instead of the findings, and exit 0 (not with -fix or
+	      -baseline-write); see docs/inventory.md
 	-V, -version
 	      print the version
 	-NAME

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/internal/inventory"
 )
 
 // options holds the parsed command line.
@@ -25,6 +27,7 @@ type options struct {
 	showVersion   bool
 	patterns      []string
 	analyzers     []*analysis.Analyzer // the selected analyzers
+	inventory     inventory.Format     // print the retry inventory instead of findings
 }
 
 // parseFlags parses args with a fresh FlagSet. Each analyzer's own
@@ -47,6 +50,7 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated list of build tags")
 	fs.BoolVar(&opts.showVersion, "V", false, "print the version and exit")
 	fs.BoolVar(&opts.showVersion, "version", false, "print the version and exit")
+	fs.Var(&opts.inventory, "inventory", "print every retry site, riskiest first, in `format` md (a bare -inventory), json or html, instead of findings; exits 0")
 
 	// Per-analyzer enable flags are tri-state, as in multichecker:
 	// if any is set true only those run; otherwise all run except
@@ -89,6 +93,12 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 	if opts.diff && opts.format != "text" {
 		// stdout carries the patch; mixing it with JSON would corrupt both.
 		return nil, usageError{msg: "-diff cannot be combined with -format " + opts.format}
+	}
+	if err := opts.inventory.Check(); err != nil {
+		return nil, usageError{msg: err.Error()}
+	}
+	if opts.inventory != "" && (opts.fix || opts.baselineWrite) {
+		return nil, usageError{msg: "-inventory cannot be combined with -fix or -baseline-write"}
 	}
 	if opts.baselineWrite && opts.baseline == "" {
 		return nil, usageError{msg: "-baseline-write requires -baseline FILE"}

@@ -18,6 +18,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/retrylint/retrylint/internal/inventory"
 )
 
 // run is the state of one standalone invocation.
@@ -74,12 +76,18 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	}
 	d.warnUnseen(pkgs, all)
 	guardPanics(opts.analyzers)
+	if opts.inventory != "" {
+		opts.analyzers = inventory.Require(opts.analyzers)
+	}
 	graph, err := checker.Analyze(opts.analyzers, pkgs, nil)
 	if err != nil {
 		return err
 	}
 	if err := analysisErrors(graph); err != nil {
 		return err
+	}
+	if opts.inventory != "" { // not a lint: exit 0 whatever it lists
+		return inventory.Write(d.stdout, opts.inventory, graph, d.rel)
 	}
 	findings := d.collect(graph)
 	d.fingerprint(findings)
