@@ -105,101 +105,24 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 		remote: map[*types.Func]bool{},
 		budget: map[*types.Func]bool{},
 	}
-	relevant := false
-	for _, imp := range pass.Pkg.Imports() {
-		if imp.Path() == "net/http" {
-			w.importsHTTP = true
-		}
-		if relevantImport(imp.Path()) {
-			relevant = true
-		}
-		var pf PkgFact
-		if pass.ImportPackageFact(imp, &pf) {
-			relevant = true
-		}
-	}
 	// Fast path: a package that reaches neither time, the network, a
 	// context nor a package with facts can hold no wait, remote call or
 	// deadline, so no retry site it has can be reported.
-	if !relevant && len(w.opts.RemotePkgs) == 0 && len(w.opts.BudgetFuncs) == 0 {
+	if !w.relevant() && len(w.opts.RemotePkgs) == 0 && len(w.opts.BudgetFuncs) == 0 {
 		return &Result{KeyHeaders: opts.KeyHeaders}, nil
 	}
-	var fns []*fnScope
-	for _, file := range pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncDecl:
-				if n.Body == nil {
-					return false
-				}
-				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
-				if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
-					fs.obj = obj
-					w.decls[obj] = n
-				}
-				fns = append(fns, fs)
-			case *ast.FuncLit:
-				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
-			case *ast.GenDecl, *ast.ImportSpec:
-				return n.(ast.Node) != nil && isVarDecl(n)
-			}
-			return true
-		})
-	}
-
+	fns := w.functions()
 	w.computeFacts(fns)
-	defer func() {
-		for _, f := range w.facts {
-			if f != nil {
-				pass.ExportPackageFact(&PkgFact{})
-				return
-			}
-		}
-	}()
+	defer w.exportPackageFact()
 
 	res := &Result{KeyHeaders: opts.KeyHeaders}
 	env := w.libEnv()
-	// Helpers first: their retrier facts judge the calls to them.
-	for _, fs := range fns {
-		w.enter(fs)
-		sites := w.findSites(fs)
-		libSites := w.librarySites(env, fs)
-		r := w.retrierFact(fs, sites)
-		if r == nil && fs.obj != nil {
-			r = w.libRetrier(fs, libSites) // a helper around a retry library
-		}
-		if r != nil {
-			f := w.facts[fs.obj]
-			if f == nil {
-				f = &FuncFact{}
-			}
-			f.Retrier = r
-			w.facts[fs.obj] = f
-			pass.ExportObjectFact(fs.obj, f)
-		}
-		res.Sites = append(res.Sites, sites...)
-		res.Sites = append(res.Sites, libSites...)
-	}
+	res.Sites = w.ownSites(env, fns)
 	for _, fs := range fns {
 		w.enter(fs)
 		res.Sites = append(res.Sites, w.helperCalls(fs)...)
 	}
-	// A helper this package passes a remote operation carries its one
-	// budget finding here (SPEC): callers elsewhere learn it from the fact.
-	for _, s := range res.Sites {
-		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
-			continue
-		}
-		fn := callee(w.info, s.Node.(*ast.CallExpr))
-		if fn == nil {
-			continue
-		}
-		fn = fn.Origin()
-		if f := w.facts[fn]; fn.Pkg() == pass.Pkg && f != nil && f.Retrier != nil && !f.Retrier.OwnRemote {
-			f.Retrier.OwnRemote = true
-			pass.ExportObjectFact(fn, f)
-		}
-	}
+	w.markOwnRemote(res.Sites)
 	for _, f := range pass.Files {
 		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
 			res.Sites = append(res.Sites, &Site{
@@ -216,6 +139,112 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	}
 	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
 	return res, nil
+}
+
+// relevant reports whether the package imports what a retry site needs
+// (relevantImport) or a package with facts; it also notes net/http.
+func (w *walker) relevant() bool {
+	relevant := false
+	for _, imp := range w.pass.Pkg.Imports() {
+		if imp.Path() == "net/http" {
+			w.importsHTTP = true
+		}
+		if relevantImport(imp.Path()) {
+			relevant = true
+		}
+		var pf PkgFact
+		if w.pass.ImportPackageFact(imp, &pf) {
+			relevant = true
+		}
+	}
+	return relevant
+}
+
+// functions lists the package's functions with bodies, declarations and
+// literals, noting the declarations.
+func (w *walker) functions() []*fnScope {
+	var fns []*fnScope
+	for _, file := range w.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Body == nil {
+					return false
+				}
+				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
+				if obj, ok := w.info.Defs[n.Name].(*types.Func); ok {
+					fs.obj = obj
+					w.decls[obj] = n
+				}
+				fns = append(fns, fs)
+			case *ast.FuncLit:
+				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
+			case *ast.GenDecl, *ast.ImportSpec:
+				return n.(ast.Node) != nil && isVarDecl(n)
+			}
+			return true
+		})
+	}
+	return fns
+}
+
+// exportPackageFact marks a package with any function fact, so that its
+// importers take the slow path.
+func (w *walker) exportPackageFact() {
+	for _, f := range w.facts {
+		if f != nil {
+			w.pass.ExportPackageFact(&PkgFact{})
+			return
+		}
+	}
+}
+
+// ownSites finds every function's own retry sites and library sites,
+// exporting the retrier facts of generic helpers first: they judge the
+// calls to them.
+func (w *walker) ownSites(env *libmodel.Env, fns []*fnScope) []*Site {
+	var out []*Site
+	for _, fs := range fns {
+		w.enter(fs)
+		sites := w.findSites(fs)
+		libSites := w.librarySites(env, fs)
+		r := w.retrierFact(fs, sites)
+		if r == nil && fs.obj != nil {
+			r = w.libRetrier(fs, libSites) // a helper around a retry library
+		}
+		if r != nil {
+			f := w.facts[fs.obj]
+			if f == nil {
+				f = &FuncFact{}
+			}
+			f.Retrier = r
+			w.facts[fs.obj] = f
+			w.pass.ExportObjectFact(fs.obj, f)
+		}
+		out = append(out, sites...)
+		out = append(out, libSites...)
+	}
+	return out
+}
+
+// markOwnRemote: a helper this package passes a remote operation carries
+// its one budget finding here (SPEC); callers elsewhere learn it from the
+// fact.
+func (w *walker) markOwnRemote(sites []*Site) {
+	for _, s := range sites {
+		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
+			continue
+		}
+		fn := callee(w.info, s.Node.(*ast.CallExpr))
+		if fn == nil {
+			continue
+		}
+		fn = fn.Origin()
+		if f := w.facts[fn]; fn.Pkg() == w.pass.Pkg && f != nil && f.Retrier != nil && !f.Retrier.OwnRemote {
+			f.Retrier.OwnRemote = true
+			w.pass.ExportObjectFact(fn, f)
+		}
+	}
 }
 
 // enter makes fs the current function.
@@ -523,102 +552,126 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn := callee(w.info, call)
-		if fn == nil || fn == fs.obj {
-			return true
-		}
-		f := w.factOf(fn)
-		if f == nil || f.Retrier == nil {
-			return true
-		}
-		r := f.Retrier
-		site := &Site{
-			Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
-			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
-			Ctx: Context{Attempts: DeadlineUnknown}, HelperReported: r.OwnRemote && fn.Pkg() != w.pass.Pkg,
-		}
-		if r.Budget {
-			site.Budget = append(site.Budget, fn.Pos())
-		}
-		if r.OpParam >= 0 && r.OpParam < len(call.Args) {
-			op := call.Args[r.OpParam]
-			if lit := w.localFunc(op); lit != nil {
-				op = lit // a closure assigned once in this function
-			}
-			// Requests the operation sends: each attempt runs the whole
-			// function literal, so a key minted inside it is per attempt.
-			if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
-				w.describeRequests(site, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file}, lit.Body)
-			}
-			ast.Inspect(op, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok {
-					if site.Remote == nil && w.isRemoteCall(c) {
-						site.Remote = c
-					}
-					if w.isBudgetCall(c) {
-						site.Budget = append(site.Budget, c.Pos())
-					}
-					if isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
-						site.Ctx.AttemptTimeout = true // each attempt has its own
-					}
-				}
-				return true
-			})
-		}
-		if r.MethodParam >= 0 && r.MethodParam < len(call.Args) && !r.Keyed {
-			// The helper builds the request with the method it is given.
-			tv := w.info.Types[call.Args[r.MethodParam]]
-			noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && isNil(ast.Unparen(call.Args[r.HeaderParam]))
-			if tv.Value != nil && tv.Value.Kind() == constant.String && noHeaders {
-				m := strings.ToUpper(constant.StringVal(tv.Value))
-				site.Requests = append(site.Requests, &Request{Pos: call.Pos(), Send: call, Method: m, Via: fn})
+		if call, ok := n.(*ast.CallExpr); ok {
+			if site := w.helperCall(fs, call); site != nil {
+				out = append(out, site)
 			}
 		}
-		if r.ResendParam >= 0 && r.ResendParam < len(call.Args) {
-			// The request is built here and re-sent there: judge it here.
-			req := &Request{Send: call, Pos: call.Pos(), Via: fn}
-			// A key minted in this function is one key per call of the
-			// helper, which retries inside: stable across its attempts.
-			w.resolveRequest(req, call.Args[r.ResendParam], fs, call)
-			if req.Build != nil {
-				req.Pos = req.Build.Pos()
-				site.Requests = append(site.Requests, req)
-			}
-		}
-		if r.CtxParam >= 0 && r.CtxParam < len(call.Args) {
-			// The helper stops when this context ends: one made here by
-			// context.Background never does.
-			if bg := w.backgroundArg(call.Args[r.CtxParam]); bg != nil {
-				site.Ctx.Attempts, site.Ctx.BackgroundCall = DeadlineNone, bg
-				if site.Bound == BoundDeadline {
-					site.Bound = BoundNone
-				}
-			}
-		}
-		if r.DelayParam >= 0 && r.DelayParam < len(call.Args) {
-			wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: call.Args[r.DelayParam], Related: []token.Pos{fn.Pos()}}
-			w.judgeDelay(wt)
-			if r.Grows && wt.Growth == GrowthFixed {
-				wt.Growth = GrowthGrowing
-			}
-			wt.Jitter = wt.Jitter || r.Jitter
-			site.Waits = append(site.Waits, wt)
-		} else {
-			if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone {
-				return true // nothing to judge here
-			}
-			// The helper's own wait is judged where the helper is.
-			site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
-		}
-		site.Ctx.Consulted = true // the helper's waits are its own business
-		out = append(out, site)
 		return true
 	})
 	return out
+}
+
+// helperCall returns the site of one call to a retry helper, or nil.
+func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
+	fn := callee(w.info, call)
+	if fn == nil || fn == fs.obj {
+		return nil
+	}
+	f := w.factOf(fn)
+	if f == nil || f.Retrier == nil {
+		return nil
+	}
+	r := f.Retrier
+	site := &Site{
+		Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
+		Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
+		Ctx: Context{Attempts: DeadlineUnknown}, HelperReported: r.OwnRemote && fn.Pkg() != w.pass.Pkg,
+	}
+	if r.Budget {
+		site.Budget = append(site.Budget, fn.Pos())
+	}
+	if arg := argAt(call, r.OpParam); arg != nil {
+		w.helperOp(site, fs, arg)
+	}
+	w.helperRequests(site, fs, call, fn, r)
+	if arg := argAt(call, r.CtxParam); arg != nil {
+		// The helper stops when this context ends: one made here by
+		// context.Background never does.
+		if bg := w.backgroundArg(arg); bg != nil {
+			site.Ctx.Attempts, site.Ctx.BackgroundCall = DeadlineNone, bg
+			if site.Bound == BoundDeadline {
+				site.Bound = BoundNone
+			}
+		}
+	}
+	if arg := argAt(call, r.DelayParam); arg != nil {
+		wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: arg, Related: []token.Pos{fn.Pos()}}
+		w.judgeDelay(wt)
+		if r.Grows && wt.Growth == GrowthFixed {
+			wt.Growth = GrowthGrowing
+		}
+		wt.Jitter = wt.Jitter || r.Jitter
+		site.Waits = append(site.Waits, wt)
+	} else {
+		if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone {
+			return nil // nothing to judge here
+		}
+		// The helper's own wait is judged where the helper is.
+		site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
+	}
+	site.Ctx.Consulted = true // the helper's waits are its own business
+	return site
+}
+
+// argAt returns argument i of call, or nil when i is -1 or out of range.
+func argAt(call *ast.CallExpr, i int) ast.Expr {
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	return call.Args[i]
+}
+
+// helperOp reads the operation handed to a helper: what it sends, whether
+// it reaches the network, consults a budget or times each attempt.
+func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
+	if lit := w.localFunc(op); lit != nil {
+		op = lit // a closure assigned once in this function
+	}
+	// Requests the operation sends: each attempt runs the whole
+	// function literal, so a key minted inside it is per attempt.
+	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
+		w.describeRequests(site, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file}, lit.Body)
+	}
+	ast.Inspect(op, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if site.Remote == nil && w.isRemoteCall(c) {
+				site.Remote = c
+			}
+			if w.isBudgetCall(c) {
+				site.Budget = append(site.Budget, c.Pos())
+			}
+			if isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+				site.Ctx.AttemptTimeout = true // each attempt has its own
+			}
+		}
+		return true
+	})
+}
+
+// helperRequests records the requests a helper builds or re-sends for
+// this call.
+func (w *walker) helperRequests(site *Site, fs *fnScope, call *ast.CallExpr, fn *types.Func, r *RetrierFact) {
+	if arg := argAt(call, r.MethodParam); arg != nil && !r.Keyed {
+		// The helper builds the request with the method it is given.
+		tv := w.info.Types[arg]
+		noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && isNil(ast.Unparen(call.Args[r.HeaderParam]))
+		if tv.Value != nil && tv.Value.Kind() == constant.String && noHeaders {
+			m := strings.ToUpper(constant.StringVal(tv.Value))
+			site.Requests = append(site.Requests, &Request{Pos: call.Pos(), Send: call, Method: m, Via: fn})
+		}
+	}
+	if arg := argAt(call, r.ResendParam); arg != nil {
+		// The request is built here and re-sent there: judge it here.
+		req := &Request{Send: call, Pos: call.Pos(), Via: fn}
+		// A key minted in this function is one key per call of the
+		// helper, which retries inside: stable across its attempts.
+		w.resolveRequest(req, arg, fs, call)
+		if req.Build != nil {
+			req.Pos = req.Build.Pos()
+			site.Requests = append(site.Requests, req)
+		}
+	}
 }
 
 // PkgFact marks a package some of whose functions have facts: packages
