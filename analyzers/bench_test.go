@@ -25,7 +25,7 @@ var noop = &analysis.Analyzer{
 }
 
 // BenchmarkSuiteOverhead compares, in one run, the same driver over the
-// same packages with a no-op analyzer and with the five analyzers:
+// same packages with a no-op analyzer and with the six analyzers:
 // suite/noop is the analyzers' cost on top of loading and type-checking.
 //
 //	go test ./analyzers -run '^$' -bench SuiteOverhead -benchtime 3x        # std
