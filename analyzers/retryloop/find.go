@@ -1228,6 +1228,12 @@ func (s *Site) String() string {
 			b.WriteString("(minted-in-loop)")
 		}
 	}
+	if s.Attempts != AttemptsUnknown {
+		b.WriteString(" attempts=" + ChainString([]int{s.Attempts}))
+	}
+	if in := worstLayer(s.Inner); in != nil {
+		b.WriteString(" nested=" + strings.ReplaceAll(ChainString(in.Chain), " × ", "x"))
+	}
 	return b.String()
 }
 
