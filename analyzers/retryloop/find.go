@@ -1231,7 +1231,7 @@ func (s *Site) String() string {
 	if s.Attempts != AttemptsUnknown {
 		b.WriteString(" attempts=" + ChainString([]int{s.Attempts}))
 	}
-	if in := worstLayer(s.Inner); in != nil {
+	if in := s.Worst(); in != nil {
 		b.WriteString(" nested=" + strings.ReplaceAll(ChainString(in.Chain), " × ", "x"))
 	}
 	return b.String()

@@ -172,8 +172,8 @@ func (l *layering) compute(fs *fnScope) *LayerFact {
 			continue
 		}
 		l.siteInner(s)
-		lf := &LayerFact{Chain: append([]int{s.Attempts}, worst(s.Inner)...), Budget: siteBudget(s), Owner: funcName(fs.obj)}
-		if in := worstLayer(s.Inner); in != nil {
+		lf := &LayerFact{Chain: s.Chain(), Budget: s.Budgeted(), Owner: FuncName(fs.obj)}
+		if in := WorstLayer(s.Inner); in != nil {
 			lf.Owner, lf.Client = in.Owner, in.Client
 		}
 		best = worse(best, lf)
@@ -256,7 +256,7 @@ func (l *layering) siteInner(s *Site) {
 			continue
 		}
 		l.siteInner(t)
-		add(&Layer{Pos: t.Pos, Chain: append([]int{t.Attempts}, worst(t.Inner)...), Budget: siteBudget(t), Owner: l.ownerName(t)})
+		add(&Layer{Pos: t.Pos, Chain: t.Chain(), Budget: t.Budgeted(), Owner: l.ownerName(t)})
 	}
 }
 
@@ -321,7 +321,7 @@ func (l *layering) callLayer(s *Site, c *ast.CallExpr) *Layer {
 		if t != s && t.Node == ast.Node(c) && !t.Consume && !conflictOnly(l.w.info, t) {
 			// A library call or helper call of this package retried again.
 			l.siteInner(t)
-			in := &Layer{Pos: c.Pos(), Chain: append([]int{t.Attempts}, worst(t.Inner)...), Budget: siteBudget(t), Owner: l.ownerName(t)}
+			in := &Layer{Pos: c.Pos(), Chain: t.Chain(), Budget: t.Budgeted(), Owner: l.ownerName(t)}
 			if t.Shape == ShapeLibrary && t.LibOp == nil {
 				in.Client = true
 			}
@@ -387,7 +387,7 @@ func (l *layering) ownerName(t *Site) string {
 	for fn, sites := range l.byFunc {
 		for _, u := range sites {
 			if u == t {
-				return funcName(fn)
+				return FuncName(fn)
 			}
 		}
 	}
@@ -438,8 +438,8 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
 	return out
 }
 
-// siteBudget reports whether s consults a retry budget.
-func siteBudget(s *Site) bool {
+// Budgeted reports whether s consults a retry budget.
+func (s *Site) Budgeted() bool {
 	return len(s.Budget) > 0 || s.FuncBudget || s.Shape == ShapeLibrary && !s.LibBudgetless
 }
 
@@ -484,7 +484,9 @@ func worse(a, b *LayerFact) *LayerFact {
 	return a
 }
 
-func worstLayer(in []*Layer) *Layer {
+// WorstLayer returns the layer of in whose chain makes the most attempts
+// (an unbounded one first), or nil.
+func WorstLayer(in []*Layer) *Layer {
 	var best *Layer
 	var bf *LayerFact
 	for _, x := range in {
@@ -496,16 +498,18 @@ func worstLayer(in []*Layer) *Layer {
 	return best
 }
 
-// worst returns the chain of the worst inner layer, or nil.
-func worst(in []*Layer) []int {
-	if x := worstLayer(in); x != nil {
-		return x.Chain
+// Chain returns the attempt counts of s and of its worst inner layers,
+// outermost first.
+func (s *Site) Chain() []int {
+	chain := []int{s.Attempts}
+	if x := s.Worst(); x != nil {
+		chain = append(chain, x.Chain...)
 	}
-	return nil
+	return chain
 }
 
-// funcName names fn for messages: pkg.Func or pkg.(*T).Method.
-func funcName(fn *types.Func) string {
+// FuncName names fn for messages: pkg.Func or pkg.(*T).Method.
+func FuncName(fn *types.Func) string {
 	name := fn.Name()
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
 		t := sig.Recv().Type()
@@ -606,13 +610,8 @@ func ChainString(chain []int) string {
 	return strings.Join(parts, " × ")
 }
 
-// Budgeted reports whether s consults a retry budget: the checks and the
-// inventory agree on what counts.
-func (s *Site) Budgeted() bool { return siteBudget(s) }
 
 // Worst returns the inner layer whose chain makes the most attempts (an
 // unbounded one first), or nil when the operation does not retry again.
-func (s *Site) Worst() *Layer { return worstLayer(s.Inner) }
+func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }
 
-// FuncName names fn as the messages do: pkg.Func or pkg.(*T).Method.
-func FuncName(fn *types.Func) string { return funcName(fn) }

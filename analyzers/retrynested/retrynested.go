@@ -43,15 +43,13 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 // both budgeted (a budget at both layers already bounds the product).
 func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
 	outerBudget := s.Budgeted()
-	var worst *retryloop.Layer
+	var unbudgeted []*retryloop.Layer
 	var related []analysis.RelatedInformation
 	for _, in := range s.Inner {
 		if outerBudget && in.Budget {
 			continue
 		}
-		if worst == nil || worse(in, worst) {
-			worst = in
-		}
+		unbudgeted = append(unbudgeted, in)
 		n, known, unbounded := retryloop.Product(in.Chain)
 		what := "this call retries too"
 		switch {
@@ -62,10 +60,11 @@ func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
 		}
 		related = append(related, diag.Related(in.Pos, what+" ("+in.Owner+")"))
 	}
+	worst := retryloop.WorstLayer(unbudgeted)
 	if worst == nil {
 		return analysis.Diagnostic{}, false
 	}
-	chain := append([]int{s.Attempts}, worst.Chain...)
+	chain := append([]int{s.Attempts}, worst.Chain...) // the worst unbudgeted layer, not s.Chain()
 	cat := CategoryNested
 	if worst.Client {
 		cat = CategoryClient
@@ -89,15 +88,6 @@ func product(chain []int) string {
 		return s + " = up to " + strconv.Itoa(n) + " attempts per call"
 	}
 	return "at least " + s + " attempts per call"
-}
-
-func worse(a, b *retryloop.Layer) bool {
-	an, _, au := retryloop.Product(a.Chain)
-	bn, _, bu := retryloop.Product(b.Chain)
-	if au != bu {
-		return au
-	}
-	return an > bn
 }
 
 func subject(s *retryloop.Site) string {

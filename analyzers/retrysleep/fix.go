@@ -53,7 +53,7 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	}
 	// Many attempts of a short fixed wait (50 × 10ms: wait for a server
 	// to come up) would wait minutes once each doubles up to the cap.
-	if n, ok := constBound(pass, s.Node); ok && n > maxBackoffAttempts {
+	if s.Attempts > maxBackoffAttempts {
 		return nil
 	}
 	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
@@ -85,38 +85,6 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 // maxBackoffAttempts is the most attempts a loop may make for its fixed
 // wait to become a backoff: the library's own ceiling on attempts.
 const maxBackoffAttempts = 10
-
-// constBound returns the constant attempt count of a counted loop
-// (i < n, i <= n, range n), if it has one.
-func constBound(pass *analysis.Pass, loop ast.Node) (int64, bool) {
-	var e ast.Expr
-	extra := int64(0)
-	switch l := loop.(type) {
-	case *ast.RangeStmt:
-		e = l.X
-	case *ast.ForStmt:
-		b, ok := l.Cond.(*ast.BinaryExpr)
-		if !ok {
-			return 0, false
-		}
-		switch b.Op {
-		case token.LSS:
-		case token.LEQ:
-			extra = 1
-		default:
-			return 0, false
-		}
-		e = b.Y
-	default:
-		return 0, false
-	}
-	tv := pass.TypesInfo.Types[e]
-	if tv.Value == nil {
-		return 0, false
-	}
-	n, ok := constant.Int64Val(constant.ToInt(tv.Value))
-	return n + extra, ok
-}
 
 // constDelay returns the delay argument of a wait call and its constant
 // value; ok is false for a wait that is not a call taking a constant.

@@ -472,12 +472,20 @@ func TestDirectiveTypos(t *testing.T) {
 func TestRealVetNested(t *testing.T) {
 	need(t, retrylint)
 	t.Parallel()
-	dir := fixture(t, "nested")
+	// The retrynested testdata's three packages, as a module: its
+	// import paths ("layers/client") stay as they are.
+	dir := filepath.Join(t.TempDir(), "layers")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "analyzers", "retrynested", "testdata", "src", "layers"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module layers\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	const want = "3 × 4 × 3 = up to 36 attempts per call"
 	r := run(t, dir, "go", "vet", "-vettool="+retrylint, "-json", "./...")
 	tree := vetJSON(t, r.stdout+r.stderr)
 	found := false
-	for _, d := range tree["example.com/nested/handler"]["retrynested"] {
+	for _, d := range tree["layers/handler"]["retrynested"] {
 		found = found || strings.Contains(d.Message, want)
 	}
 	if !found {

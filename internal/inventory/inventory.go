@@ -357,7 +357,7 @@ func (b *builder) siteOfFunc(fn *types.Func, chain []int, seen map[*types.Func]b
 	fn = fn.Origin()
 	seen[fn] = true
 	for _, t := range b.sitesOf[fn] {
-		if slices.Equal(siteChain(t), chain) {
+		if slices.Equal(t.Chain(), chain) {
 			return t, b.pkgOf[t]
 		}
 	}
@@ -375,15 +375,6 @@ func (b *builder) siteOfFunc(fn *types.Func, chain []int, seen map[*types.Func]b
 		return found == nil
 	})
 	return found, fp
-}
-
-// siteChain is the worst chain of attempts from s inwards.
-func siteChain(s *retryloop.Site) []int {
-	chain := []int{s.Attempts}
-	if in := s.Worst(); in != nil {
-		chain = append(chain, in.Chain...)
-	}
-	return chain
 }
 
 func worstOf(layers []*Layer) Worst {

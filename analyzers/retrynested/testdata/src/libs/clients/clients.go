@@ -136,3 +136,18 @@ func FetchAll(urls []string) error {
 	}
 	return nil
 }
+
+// WarmThenSend: retry-go retries the send; the warm-up through the
+// retrying fetch only logs its failure, so it is another operation.
+func WarmThenSend(ctx context.Context, s *S, url string) error {
+	return retry.Do(func() error {
+		if err := fetch(url); err != nil {
+			println("warm-up:", err.Error())
+		}
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retry.Attempts(3), retry.Context(ctx))
+}

@@ -1,3 +1,0 @@
-module example.com/nested
-
-go 1.22
