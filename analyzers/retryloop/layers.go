@@ -610,8 +610,6 @@ func ChainString(chain []int) string {
 	return strings.Join(parts, " × ")
 }
 
-
 // Worst returns the inner layer whose chain makes the most attempts (an
 // unbounded one first), or nil when the operation does not retry again.
 func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }
-
