@@ -337,6 +337,49 @@ type judged struct {
 	growth  Growth
 	jitter  bool
 	related token.Pos
+	// value: the growth is unknown (a config field, a package variable),
+	// but the value is plain, not random: as a cap or a base it leaves
+	// the growth of the rest of the expression as it is.
+	value bool
+}
+
+// pkgVarValue returns the initializer of an unexported package variable
+// of this package that no other statement of its non-test files sets.
+func (w *walker) pkgVarValue(v *types.Var) ast.Expr {
+	if v.Pkg() != w.pass.Pkg || v.Exported() {
+		return nil
+	}
+	if init, ok := w.pkgVarInit[v]; ok {
+		return init
+	}
+	var files []ast.Node
+	for _, f := range w.pass.Files {
+		if !strings.HasSuffix(w.pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			files = append(files, f)
+		}
+	}
+	vals, ok := w.valuesOf(v, files...)
+	var init ast.Expr
+	if ok && len(vals) == 1 {
+		init = vals[0]
+	}
+	if w.pkgVarInit == nil {
+		w.pkgVarInit = map[*types.Var]ast.Expr{}
+	}
+	w.pkgVarInit[v] = init
+	return init
+}
+
+// isNumber reports whether t is a number (time.Duration, model.Duration,
+// int64 seconds): a value, not a function that could draw one.
+func isNumber(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}
+
+// plain reports whether j is a known-fixed or a plain value.
+func (j judged) plain() bool {
+	return !j.jitter && (j.growth == GrowthFixed || j.growth == GrowthUnknown && j.value)
 }
 
 // delayOf judges a duration expression inside the site's function.
@@ -355,6 +398,15 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 		if !ok {
 			return judged{growth: GrowthUnknown}
 		}
+		if v.Parent() == v.Pkg().Scope() {
+			// A package variable: its initializer when nothing else in
+			// the package's own files sets it (var lockRetry = 10 *
+			// time.Second, tuned only by tests); otherwise a value.
+			if init := w.pkgVarValue(v); init != nil {
+				return w.delayOf(init, depth+1, seen)
+			}
+			return judged{growth: GrowthUnknown, value: isNumber(v.Type())}
+		}
 		if seen[v] {
 			return judged{growth: GrowthGrowing}
 		}
@@ -364,18 +416,41 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 		return w.binaryDelay(e, depth, seen)
 	case *ast.CallExpr:
 		return w.callDelay(e, depth, seen)
+	case *ast.SelectorExpr:
+		// A config field: its value cannot be seen, but it is a value.
+		if sel := w.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			return judged{growth: GrowthUnknown, value: isNumber(sel.Type())}
+		}
 	}
-	// A config field the analysis cannot see, among others.
 	return judged{growth: GrowthUnknown}
 }
 
-// merge adds the judgement of one part of an expression to res.
-func (res *judged) merge(j judged) {
+// merge adds the judgement of one part of an expression to res: a
+// growing part capped or scaled by a plain value grows (min(d*2,
+// cfg.Max), cfg.Base<<n).
+func (res *judged) merge(j judged) { res.join(j, judged.plain) }
+
+// alt adds the judgement of an alternative value (another definition of
+// the variable, another return): a delay that grows on one path grows,
+// whatever a plain value or the server gives on another (sleep =
+// backoff; if retryAfter > 0 { sleep = retryAfter }).
+func (res *judged) alt(j judged) {
+	res.join(j, func(x judged) bool { return x.plain() || x.growth == GrowthServer })
+}
+
+// join combines res and j; beside is what may stand beside a growing
+// value without hiding its growth.
+func (res *judged) join(j judged, beside func(judged) bool) {
+	g := combine(res.growth, j.growth)
+	if res.growth == GrowthGrowing && beside(j) || j.growth == GrowthGrowing && beside(*res) {
+		g = GrowthGrowing
+	}
+	res.value = res.plain() && j.plain() && g == GrowthUnknown
 	res.jitter = res.jitter || j.jitter
 	if j.related.IsValid() && !res.related.IsValid() {
 		res.related = j.related
 	}
-	res.growth = combine(res.growth, j.growth)
+	res.growth = g
 }
 
 // argsDelay judges an expression made of its arguments (min, max, math).
@@ -395,8 +470,9 @@ func (w *walker) binaryDelay(e *ast.BinaryExpr, depth int, seen map[types.Object
 	y := w.delayOf(e.Y, depth+1, seen)
 	res.merge(x)
 	res.merge(y)
-	if e.Op == token.SHL && w.loopVarish(e.Y) {
-		res.growth = combine(res.growth, GrowthGrowing)
+	if e.Op == token.SHL && w.loopVarish(e.Y) && (x.plain() || x.growth == GrowthGrowing) {
+		res.growth = GrowthGrowing // base << attempt: the shift is the growth
+		res.value = false
 	}
 	if (e.Op == token.MUL || e.Op == token.SHL) && (x.growth == GrowthGrowing || y.growth == GrowthGrowing) {
 		res.growth = combine(res.growth, GrowthGrowing)
@@ -465,7 +541,7 @@ func (w *walker) delayFuncDelay(e *ast.CallExpr, fn *types.Func) judged {
 	if f == nil || f.Delay == nil {
 		return judged{growth: GrowthUnknown}
 	}
-	j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, related: fn.Pos()}
+	j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, value: f.Delay.Value, related: fn.Pos()}
 	if j.growth == GrowthFixed && f.Delay.UsesParam {
 		for _, a := range e.Args {
 			if w.loopVarish(a) {
@@ -593,23 +669,56 @@ func (vd *varDefs) assign(n *ast.AssignStmt) {
 			vd.grows = true
 		}
 		if len(n.Lhs) != len(n.Rhs) {
-			vd.res.growth = GrowthUnknown
+			// delay, ok := nextDelay(attempt): the function's delay result.
+			if j, ok := w.tupleDelay(n, i, vd.depth, vd.seen); ok {
+				vd.add(n, j)
+			} else {
+				vd.res.growth = GrowthUnknown
+			}
 			continue
 		}
 		r := n.Rhs[i]
 		if n.Tok == token.ASSIGN && refersTo(w.info, r, vd.v) {
 			vd.grows = true
 		}
-		j := w.delayOf(r, vd.depth+1, vd.seen)
-		vd.res.jitter = vd.res.jitter || j.jitter
-		if j.related.IsValid() {
-			vd.res.related = j.related
-		}
-		if j.growth == GrowthGrowing && w.inLoop(n) {
-			vd.grows = true
-		}
-		vd.res.growth = combine(vd.res.growth, j.growth)
+		vd.add(n, w.delayOf(r, vd.depth+1, vd.seen))
 	}
+}
+
+// add records one definition's value.
+func (vd *varDefs) add(n ast.Node, j judged) {
+	if j.growth == GrowthGrowing && vd.w.inLoop(n) {
+		vd.grows = true
+	}
+	if vd.defs == 1 {
+		rel := vd.res.related
+		vd.res = j
+		if !j.related.IsValid() {
+			vd.res.related = rel
+		}
+		return
+	}
+	vd.res.alt(j)
+}
+
+// tupleDelay judges the i-th variable of v, ok := f(...) when f's fact
+// says that result is the delay it computes.
+func (w *walker) tupleDelay(n *ast.AssignStmt, i, depth int, seen map[types.Object]bool) (judged, bool) {
+	if len(n.Rhs) != 1 {
+		return judged{}, false
+	}
+	call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return judged{}, false
+	}
+	fn := callee(w.info, call)
+	if fn == nil {
+		return judged{}, false
+	}
+	if f := w.factOf(fn); f != nil && f.Delay != nil && f.Delay.Result == i {
+		return w.delayOf(call, depth+1, seen), true
+	}
+	return judged{}, false
 }
 
 func (vd *varDefs) valueSpec(n *ast.ValueSpec) {
@@ -617,9 +726,9 @@ func (vd *varDefs) valueSpec(n *ast.ValueSpec) {
 		if vd.w.info.Defs[name] == vd.v {
 			vd.defs++
 			if i < len(n.Values) {
-				j := vd.w.delayOf(n.Values[i], vd.depth+1, vd.seen)
-				vd.res.jitter = vd.res.jitter || j.jitter
-				vd.res.growth = combine(vd.res.growth, j.growth)
+				vd.add(n, vd.w.delayOf(n.Values[i], vd.depth+1, vd.seen))
+			} else {
+				vd.add(n, judged{growth: GrowthFixed}) // the zero value
 			}
 		}
 	}

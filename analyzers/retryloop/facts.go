@@ -102,6 +102,12 @@ func (f *FuncFact) String() string {
 		if f.Delay.Jitter {
 			s += "+jitter"
 		}
+		if f.Delay.Value {
+			s += "+value"
+		}
+		if f.Delay.Result > 0 {
+			s += fmt.Sprintf("@%d", f.Delay.Result)
+		}
 	}
 	if b := f.Build; b != nil {
 		s += fmt.Sprintf(" builds(method=%d%s headers=%v minted=%t)", b.MethodParam, b.Method, b.Headers, b.KeyMinted)
@@ -173,6 +179,12 @@ type DelayFact struct {
 	Growth    Growth
 	Jitter    bool
 	UsesParam bool // the result depends on a parameter (an attempt number)
+	// Value: the growth is unknown but the result is a plain value
+	// (a field, a constant), never random: a cap or a base, not jitter.
+	Value bool
+	// Result is the index of the time.Duration among the results
+	// (delay, ok := next(attempt)).
+	Result int
 }
 
 // computeFacts derives the facts of the package's functions, iterating
@@ -222,24 +234,13 @@ func (w *walker) computeFacts(fns []*fnScope) {
 			}
 		}
 	}
-	for _, fs := range decls {
-		needs := false
-		for _, c := range callees[fs.obj] {
-			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil || g.Build != nil) {
-				needs = true
-			}
+	// Chains of such calls (sleepDuration -> jitterBackoff ->
+	// randDuration) settle in as many passes as they are deep, whatever
+	// the order of declaration: repeat while a fact changes, a few times.
+	for pass := 0; pass < maxFactPasses; pass++ {
+		if !w.factPass(decls, callees, pass == 0) {
+			break
 		}
-		// Requests handed to a sender this package defines are seen only
-		// once the sender's remoteness is settled: look again.
-		if !needs && !w.importsHTTP {
-			continue
-		}
-		w.enter(fs)
-		f := w.funcFact(fs)
-		old := w.facts[fs.obj]
-		f.Remote = f.Remote || old.Remote
-		f.Budget = f.Budget || old.Budget
-		w.facts[fs.obj] = f
 	}
 	for _, fs := range decls {
 		f := w.facts[fs.obj]
@@ -250,6 +251,40 @@ func (w *walker) computeFacts(fns []*fnScope) {
 		w.pass.ExportObjectFact(fs.obj, f)
 	}
 	w.cur = nil
+}
+
+// maxFactPasses bounds the passes over the package's functions after the
+// first: enough for the chains of delay helpers real code writes.
+const maxFactPasses = 4
+
+// factPass recomputes the facts of the functions that call others of the
+// package with writes, waits, delays or builders, and reports whether one
+// changed. The first pass also looks again at every function of a
+// package that imports net/http: requests handed to a sender this package
+// defines are seen only once the sender's remoteness is settled.
+func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Func, first bool) bool {
+	changed := false
+	for _, fs := range decls {
+		needs := false
+		for _, c := range callees[fs.obj] {
+			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil || g.Build != nil) {
+				needs = true
+			}
+		}
+		if !needs && !(first && w.importsHTTP) {
+			continue
+		}
+		w.enter(fs)
+		f := w.funcFact(fs)
+		old := w.facts[fs.obj]
+		f.Remote = f.Remote || old.Remote
+		f.Budget = f.Budget || old.Budget
+		if !f.equal(old) {
+			changed = true
+		}
+		w.facts[fs.obj] = f
+	}
+	return changed
 }
 
 // funcFact computes one function's fact from its body.
@@ -268,9 +303,10 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	if f.Wait == nil {
 		f.Wait = w.chunkedWait(fs)
 	}
-	// A delay computation: a single time.Duration result.
-	if sig, ok := fs.obj.Type().(*types.Signature); ok && sig.Results().Len() == 1 && isDurationType(sig.Results().At(0).Type()) && f.Wait == nil {
-		if d := w.delayFact(fs); d != nil && (d.Growth != GrowthUnknown || d.Jitter) {
+	// A delay computation: one time.Duration result, alone or beside
+	// others (delay, ok := nextDelay(attempt)).
+	if i := durationResult(fs.obj); i >= 0 && f.Wait == nil {
+		if d := w.delayFact(fs, i); d != nil && (d.Growth != GrowthUnknown || d.Jitter || d.Value) {
 			f.Delay = d
 		}
 	}
@@ -382,33 +418,54 @@ func (w *walker) selectWaits(n *ast.SelectStmt) bool {
 
 // delayFact combines what the function's returns say of the delay it
 // computes, or returns nil when it returns nothing.
-func (w *walker) delayFact(fs *fnScope) *DelayFact {
+func (w *walker) delayFact(fs *fnScope, idx int) *DelayFact {
 	var d *DelayFact
-	ast.Inspect(fs.body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
+	var all judged
+	n := fs.obj.Type().(*types.Signature).Results().Len()
+	ast.Inspect(fs.body, func(node ast.Node) bool {
+		if _, ok := node.(*ast.FuncLit); ok {
 			return false
 		}
-		ret, ok := n.(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != 1 {
+		ret, ok := node.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != n {
 			return true
 		}
-		j := w.delayOf(ret.Results[0], 0, map[types.Object]bool{})
-		uses := w.usesParam(ret.Results[0], fs) || w.hasIntParam(fs)
-		if j.growth == GrowthUnknown && !j.jitter && uses && w.growsWithParam(fs.body) {
+		res := ret.Results[idx]
+		j := w.delayOf(res, 0, map[types.Object]bool{})
+		uses := w.usesParam(res, fs) || w.hasIntParam(fs)
+		if j.growth == GrowthUnknown && !j.value && !j.jitter && uses && w.growsWithParam(fs.body) {
 			j.growth = GrowthGrowing
 		}
 		if d == nil {
-			d = &DelayFact{Growth: j.growth, Jitter: j.jitter, UsesParam: uses}
+			d, all = &DelayFact{UsesParam: uses, Result: idx}, j
 		} else {
-			d.Jitter = d.Jitter || j.jitter
 			d.UsesParam = d.UsesParam || uses
-			if d.Growth != j.growth {
-				d.Growth = combine(d.Growth, j.growth)
-			}
+			all.alt(j)
 		}
 		return true
 	})
+	if d != nil {
+		d.Growth, d.Jitter, d.Value = all.growth, all.jitter, all.value
+	}
 	return d
+}
+
+// durationResult returns the index of fn's one time.Duration result, or -1.
+func durationResult(fn *types.Func) int {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return -1
+	}
+	idx := -1
+	for i := 0; i < sig.Results().Len(); i++ {
+		if isDurationType(sig.Results().At(i).Type()) {
+			if idx >= 0 {
+				return -1
+			}
+			idx = i
+		}
+	}
+	return idx
 }
 
 // buildFact recognises a request builder: a function whose one
@@ -508,6 +565,11 @@ func (w *walker) methodArg(build *ast.CallExpr) ast.Expr {
 func (w *walker) growsWithParam(e ast.Node) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
+				return false // a constant (maxInt = 1<<31 - 1) grows nothing
+			}
+		}
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			if n.Op == token.SHL || n.Op == token.MUL {

@@ -1006,18 +1006,12 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	if i < 0 {
 		return nil
 	}
-	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
-	var jump *ast.BranchStmt
-	for _, st := range rest {
-		ast.Inspect(st, func(n ast.Node) bool {
-			if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && w.info.Uses[b.Label] == lbl {
-				jump = b
-			}
-			_, lit := n.(*ast.FuncLit)
-			return !lit && jump == nil
-		})
+	if w.stateMachine(parent) {
+		return nil
 	}
-	if jump == nil || !w.underErrorCheck(rest, jump) {
+	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
+	jump, onError := w.gotoJumps(rest, lbl)
+	if jump == nil || !onError {
 		return nil
 	}
 	// The statements from the label on, spanning their source.
@@ -1031,7 +1025,7 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	}
 	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
 	site := w.simulate(s, rest)
-	if site == nil || site.Consume {
+	if site == nil {
 		return nil
 	}
 	site.Shape = ShapeGoto
@@ -1040,6 +1034,88 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	site.Bound, site.BoundPos = w.bodyBound(blk, blk)
 	w.describe(site, fs, blk, blk)
 	return site
+}
+
+// gotoJumps finds the first goto back to lbl, and whether a jump on an
+// error check leads there: the goto itself, or one to a later label of
+// the same statements that the walk follows (if err != nil { goto WAIT }).
+func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, bool) {
+	targets := map[types.Object]bool{lbl: true}
+	if fl := forwardLabels(w.info, rest); len(fl) <= maxForwardLabels {
+		for _, l := range fl {
+			targets[l] = true
+		}
+	}
+	var jump *ast.BranchStmt
+	onError := false
+	var visit func(n ast.Node, underErr bool)
+	visit = func(n ast.Node, underErr bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if m.Init != nil {
+					visit(m.Init, underErr)
+				}
+				visit(m.Body, underErr || w.mentionsError(m.Cond))
+				if m.Else != nil {
+					visit(m.Else, underErr)
+				}
+				return false
+			case *ast.BranchStmt:
+				if m.Tok != token.GOTO || m.Label == nil || !targets[w.info.Uses[m.Label]] {
+					return false
+				}
+				if w.info.Uses[m.Label] == lbl && jump == nil {
+					jump = m
+				}
+				onError = onError || underErr
+			}
+			return true
+		})
+	}
+	for _, st := range rest {
+		visit(st, false)
+	}
+	return jump, jump != nil && onError
+}
+
+// stateMachine reports whether a block holds more labels than a goto
+// retry would (a generated lexer or parser jumping between its states).
+func (w *walker) stateMachine(b *ast.BlockStmt) bool {
+	if n, ok := w.blockLabels[b]; ok {
+		return n > maxBlockLabels
+	}
+	n := 0
+	for _, st := range b.List {
+		if _, ok := st.(*ast.LabeledStmt); ok {
+			n++
+		}
+	}
+	if w.blockLabels == nil {
+		w.blockLabels = map[*ast.BlockStmt]int{}
+	}
+	w.blockLabels[b] = n
+	return n > maxBlockLabels
+}
+
+const maxBlockLabels = 8
+
+// maxForwardLabels bounds the labels a goto retry's statements may hold
+// for the walk to follow jumps between them: more is a state machine
+// (a generated parser), not a retry.
+const maxForwardLabels = 3
+
+// forwardLabels returns the labels of rest's statements after the first.
+func forwardLabels(info *types.Info, rest []ast.Stmt) []types.Object {
+	var out []types.Object
+	for _, st := range rest[1:] {
+		if l, ok := st.(*ast.LabeledStmt); ok {
+			out = append(out, info.Defs[l.Label])
+		}
+	}
+	return out
 }
 
 // gotoFailover reports whether every jump back to the label first moves

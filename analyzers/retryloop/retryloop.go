@@ -86,11 +86,13 @@ type walker struct {
 	importsHTTP bool // the package imports net/http
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur            *fnScope             // the function being examined
-	litDepth       int                  // local closures being followed (reachesRemote)
-	polarity       map[types.Object]Tri // status-code sets judged (setPolarity)
-	sleepVars      map[*types.Var]bool  // function variables judged (sleepVar)
-	loops          []ast.Node           // loops of the current function, once computed
+	cur            *fnScope                // the function being examined
+	litDepth       int                     // local closures being followed (reachesRemote)
+	polarity       map[types.Object]Tri    // status-code sets judged (setPolarity)
+	pkgVarInit     map[*types.Var]ast.Expr // package variables set only where declared (pkgVarValue)
+	blockLabels    map[*ast.BlockStmt]int  // labels per block (stateMachine)
+	sleepVars      map[*types.Var]bool     // function variables judged (sleepVar)
+	loops          []ast.Node              // loops of the current function, once computed
 	loopsFor       *fnScope
 	quiet          []*Site // library sites without findings: retry layers still
 }

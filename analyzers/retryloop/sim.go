@@ -55,6 +55,8 @@ type path struct {
 	decidedAt int
 	splits    []split   // blocks entered on splits not about the outcome
 	exitPos   token.Pos // where the path left
+	// jumpTo is the label a goto other than the attempt's own left to.
+	jumpTo *types.Label
 }
 
 type split struct {
@@ -64,7 +66,7 @@ type split struct {
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumpTo: p.jumpTo}
 	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
@@ -145,6 +147,9 @@ func (p *path) key() string {
 	for _, w := range p.waits {
 		parts = append(parts, fmt.Sprintf("w%d", w.Pos()))
 	}
+	if p.jumpTo != nil {
+		parts = append(parts, fmt.Sprintf("j%d", p.jumpTo.Pos()))
+	}
 	sort.Strings(parts)
 	for _, sp := range p.splits {
 		parts = append(parts, fmt.Sprintf("x%d@%d", sp.node.Pos(), sp.at))
@@ -157,6 +162,9 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 	s.budget = maxPaths
 	start := &path{vals: map[types.Object]Tri{}, status: map[types.Object]bool{}, tainted: map[types.Object]*ast.CallExpr{}, observed: map[*ast.CallExpr]bool{}}
 	ps := s.block(stmts, []*path{start}, 0)
+	if s.gotoL != nil {
+		ps = s.forwardJumps(stmts, ps)
+	}
 	var done []*path
 	for _, p := range ps {
 		if p.out == outRunning {
@@ -171,6 +179,49 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 		done = append(done, p)
 	}
 	return done
+}
+
+// forwardJumps continues, in goto mode, the paths that jumped to another
+// label of the attempt's own statements (if err != nil { goto WAIT };
+// ...; WAIT: select { case <-time.After(d): goto START }).
+func (s *sim) forwardJumps(stmts []ast.Stmt, ps []*path) []*path {
+	if len(forwardLabels(s.info, stmts)) > maxForwardLabels {
+		return ps
+	}
+	for range 4 {
+		var out, again []*path
+		for _, p := range ps {
+			k := -1
+			if p.out == outExit && p.jumpTo != nil {
+				k = labelIndex(s.info, stmts, p.jumpTo)
+			}
+			if k < 0 {
+				out = append(out, p)
+				continue
+			}
+			p.out, p.jumpTo, p.exitPos = outRunning, nil, token.NoPos
+			again = append(again, s.block(stmts[k:], []*path{p}, 0)...)
+		}
+		if len(again) == 0 {
+			return out
+		}
+		ps = append(out, again...)
+		if len(ps) > s.budget {
+			s.overflow = true
+			return ps[:s.budget]
+		}
+	}
+	return ps
+}
+
+// labelIndex returns the index of the statement lbl labels in stmts, or -1.
+func labelIndex(info *types.Info, stmts []ast.Stmt, lbl *types.Label) int {
+	for i, st := range stmts {
+		if ls, ok := st.(*ast.LabeledStmt); ok && info.Defs[ls.Label] == lbl {
+			return i
+		}
+	}
+	return -1
 }
 
 // depth counts enclosing switch/select/inner loops, where an unlabeled
@@ -226,6 +277,9 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		for _, p := range ps {
 			p.out = s.branch(st, depth)
 			p.exitPos = st.Pos()
+			if st.Tok == token.GOTO && p.out == outExit && st.Label != nil {
+				p.jumpTo, _ = s.info.Uses[st.Label].(*types.Label)
+			}
 		}
 		return ps
 	case *ast.IfStmt:
@@ -267,6 +321,16 @@ func (s *sim) declStmt(st *ast.DeclStmt, ps []*path) []*path {
 		return ps
 	}
 	for _, spec := range gd.Specs {
+		if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) == 0 {
+			// var retryCh <-chan time.Time: a nil channel until set.
+			for _, n := range vs.Names {
+				if obj := s.info.Defs[n]; obj != nil && isChan(obj.Type()) {
+					for _, p := range ps {
+						p.vals[obj] = No
+					}
+				}
+			}
+		}
 		if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
 			lhs := make([]ast.Expr, len(vs.Names))
 			for i, n := range vs.Names {
@@ -390,6 +454,9 @@ func (s *sim) selectStmt(st *ast.SelectStmt, ps []*path, depth int) []*path {
 		}
 		for _, cc := range st.Body.List {
 			comm := cc.(*ast.CommClause)
+			if s.nilRecv(comm, p) {
+				continue // receiving from a nil channel never fires
+			}
 			q := p.clone()
 			s.seq++
 			q.splits = append(q.splits, split{comm, s.seq}) // which case fires is not the op's outcome
@@ -400,6 +467,24 @@ func (s *sim) selectStmt(st *ast.SelectStmt, ps []*path, depth int) []*path {
 		}
 	}
 	return out
+}
+
+// nilRecv reports whether a select case receives from a channel
+// variable known to be nil on the path.
+func (s *sim) nilRecv(comm *ast.CommClause, p *path) bool {
+	if comm.Comm == nil {
+		return false
+	}
+	u := commRecv(comm.Comm)
+	if u == nil {
+		return false
+	}
+	obj := s.obj(u.X)
+	if obj == nil || !isChan(obj.Type()) {
+		return false
+	}
+	v, ok := p.vals[obj]
+	return ok && v == No
 }
 
 // inert reports whether a branch only makes calls that return (logging,
@@ -716,7 +801,7 @@ func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallEx
 		} else {
 			p.vals[obj] = Yes
 		}
-	case isPointer(t) && !last && s.errLast(call):
+	case (isPointer(t) || isChan(t)) && !last && s.errLast(call):
 		// By Go's convention a result beside an error is nil
 		// when the call fails: if wm != nil { break } leaves on
 		// success (Yes = non-nil).
@@ -765,7 +850,33 @@ func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
 			return
 		}
 	}
+	if isChan(obj.Type()) {
+		s.set(l, s.chanValue(r), p)
+		return
+	}
 	s.set(l, Unknown, p)
+}
+
+// chanValue is what is known of a channel assigned: nil, or a channel
+// made here (make, time.After, time.Tick).
+func (s *sim) chanValue(r ast.Expr) Tri {
+	if id, ok := r.(*ast.Ident); ok && s.info.Uses[id] == types.Universe.Lookup("nil") {
+		return No
+	}
+	if c, ok := r.(*ast.CallExpr); ok {
+		if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && s.info.Uses[id] == types.Universe.Lookup("make") {
+			return Yes
+		}
+		if isFunc(callee(s.info, c), "time.After", "time.Tick") {
+			return Yes
+		}
+	}
+	return Unknown
+}
+
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // errorValue is what is known of an error value assigned: nil, an error

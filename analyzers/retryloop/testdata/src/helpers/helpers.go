@@ -80,3 +80,34 @@ func NewPostRequest(ctx context.Context, url string) (*http.Request, error) { //
 	req.Header.Set("Idempotency-Key", time.Now().String())
 	return req, nil
 }
+
+// A chain of delay helpers declared callers first: the facts settle
+// whatever the order, and the jitter two calls down reaches the top.
+func ChainDelay(attempt int) (time.Duration, error) { // want ChainDelay:`func: random delay=unknown\+jitter`
+	const maxShift = 1<<6 - 1 // a constant shift grows nothing
+	if attempt > maxShift {
+		return 0, errTooMany
+	}
+	return chainJitter(attempt), nil
+}
+
+func chainJitter(attempt int) time.Duration { // want chainJitter:`func: random delay=unknown\+jitter`
+	return chainRand(100 * time.Millisecond << attempt)
+}
+
+func chainRand(d time.Duration) time.Duration { // want chainRand:`func: random delay=unknown\+jitter`
+	return time.Duration(rand.Int63n(int64(d)))
+}
+
+var errTooMany = errorString("too many attempts")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// A delay beside an ok result, from a configured field: a plain value.
+type Pace struct{ Interval time.Duration }
+
+func (p *Pace) Next(attempt int) (bool, time.Duration) { // want Next:`func: delay=unknown\+value@1`
+	return attempt < 3, p.Interval
+}
