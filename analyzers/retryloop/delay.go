@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -201,6 +202,13 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 	case *ast.UnaryExpr:
 		wt := &Wait{Kind: WaitAfter, Node: n}
 		w.timerDelay(n.X, wt)
+		return wt
+	case *ast.RangeStmt:
+		// for range ticker.C: the tick is the wait. No fix rewrites it:
+		// the ticker is made once, and its period is not a delay to replace.
+		wt := &Wait{Kind: WaitTicker, Node: n}
+		w.timerDelay(n.X, wt)
+		wt.Call = nil
 		return wt
 	case *ast.SelectStmt:
 		wt := &Wait{Kind: WaitSelect, Node: n}
@@ -579,6 +587,9 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		if w.isLoopKey(v, l) {
 			return judged{growth: GrowthGrowing}
 		}
+		if x := scheduleOf(w.info, v, l); x != nil {
+			return w.scheduleDelay(x, depth, seen)
+		}
 	}
 	vd := &varDefs{w: w, v: v, depth: depth, seen: seen, res: judged{growth: GrowthFixed}}
 	ast.Inspect(fn.body, func(n ast.Node) bool {
@@ -779,6 +790,81 @@ func (w *walker) loopVarish(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// scheduleOf returns the schedule a range loop takes v from, when v is
+// the value of a range over durations (for _, d := range delays).
+func scheduleOf(info *types.Info, v *types.Var, l ast.Node) ast.Expr {
+	r, ok := l.(*ast.RangeStmt)
+	if !ok || r.Value == nil {
+		return nil
+	}
+	if id, ok := r.Value.(*ast.Ident); !ok || info.Defs[id] != v {
+		return nil
+	}
+	if t := info.TypeOf(r.X); t == nil || !isSchedule(t) {
+		return nil
+	}
+	return r.X
+}
+
+// scheduleDelay judges the delays of a schedule from the literal it is
+// built from: the same constant throughout is fixed, constants that rise
+// grow, and anything else (a schedule built elsewhere, values that fall
+// back) is unknown.
+func (w *walker) scheduleDelay(x ast.Expr, depth int, seen map[types.Object]bool) judged {
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if !ok {
+		v, isVar := w.usedObj(x).(*types.Var)
+		if !isVar {
+			return judged{growth: GrowthUnknown}
+		}
+		var vals []ast.Expr
+		if v.Parent() == v.Pkg().Scope() {
+			if init := w.pkgVarValue(v); init != nil {
+				vals = []ast.Expr{init}
+			}
+		} else if w.cur != nil {
+			vals, ok = w.valuesOf(v, w.cur.body)
+			if !ok {
+				return judged{growth: GrowthUnknown}
+			}
+		}
+		if len(vals) != 1 {
+			return judged{growth: GrowthUnknown}
+		}
+		if lit, ok = ast.Unparen(vals[0]).(*ast.CompositeLit); !ok {
+			return judged{growth: GrowthUnknown}
+		}
+	}
+	var prev int64
+	res := judged{growth: GrowthFixed}
+	for i, el := range lit.Elts {
+		if _, kv := el.(*ast.KeyValueExpr); kv {
+			return judged{growth: GrowthUnknown}
+		}
+		tv, ok := w.info.Types[el]
+		if !ok || tv.Value == nil {
+			j := w.delayOf(el, depth+1, seen)
+			return judged{growth: GrowthUnknown, jitter: j.jitter}
+		}
+		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact {
+			return judged{growth: GrowthUnknown}
+		}
+		switch {
+		case i == 0 || n == prev:
+		case n > prev:
+			res.growth = GrowthGrowing
+		default:
+			return judged{growth: GrowthUnknown}
+		}
+		prev = n
+	}
+	if len(lit.Elts) == 0 {
+		return judged{growth: GrowthUnknown}
+	}
+	return res
 }
 
 func (w *walker) isLoopKey(v *types.Var, l ast.Node) bool {

@@ -131,6 +131,108 @@ func keptOps(n ast.Node, ops map[*ast.CallExpr]bool) map[*ast.CallExpr]bool {
 	return kept
 }
 
+// isTickRange reports whether a range loop takes its rounds from a
+// ticker (for range ticker.C, for range time.Tick(d)): each round waits
+// for the next tick, a wait at the loop head.
+func (w *walker) isTickRange(l *ast.RangeStmt) bool {
+	if l.Key != nil || l.Value != nil {
+		return false
+	}
+	x := ast.Unparen(l.X)
+	if c, ok := x.(*ast.CallExpr); ok {
+		return isFunc(callee(w.info, c), "time.Tick")
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		t := w.info.TypeOf(sel.X)
+		return t != nil && isNamed(t, "time", "Ticker")
+	}
+	return false
+}
+
+// tickSite classifies a loop over ticks whose body retries on failure and
+// leaves on success: every next attempt waits for the tick.
+func (w *walker) tickSite(fs *fnScope, l *ast.RangeStmt) *Site {
+	ops := w.opsIn(l.Body)
+	if len(ops) == 0 || w.receivesWork(l.Body) {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, loop: l, headWait: l}
+	site := w.simulate(s, l.Body.List)
+	if site == nil || w.isFailover(l, l.Body, site.Ops) {
+		return nil
+	}
+	site.Node, site.Pos, site.End = l, l.Pos(), l.Body.Lbrace
+	site.Func, site.File = fs.node, fs.file
+	site.Shape = ShapeBare
+	site.Bound, site.BoundPos = w.bodyBound(l, l.Body)
+	w.describe(site, fs, l, l.Body)
+	return site
+}
+
+// isSchedule reports whether t is a slice or array of durations: ranging
+// over it is a retry schedule (for _, d := range delays { ...;
+// time.Sleep(d) }), bounded by its length, not a collection of targets.
+func isSchedule(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return isDurationType(u.Elem())
+	case *types.Array:
+		return isDurationType(u.Elem())
+	}
+	return false
+}
+
+// localAttempts lists the calls of this package's own functions whose one
+// result is a bool (if q.enqueue(x) { continue outer }): a local attempt
+// that says whether it worked. Only a loop that backs off between them
+// with a growing delay is a retry of one (backsOff); a bare re-check is a
+// poll or a compare-and-swap.
+func (w *walker) localAttempts(body *ast.BlockStmt) map[*ast.CallExpr]bool {
+	ops := map[*ast.CallExpr]bool{}
+	add := func(e ast.Expr) {
+		if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+			e = u.X
+		}
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		if fn := callee(w.info, c); fn != nil && fn.Pkg() == w.pass.Pkg {
+			if t := w.info.TypeOf(c); t != nil && isBool(t) {
+				ops[c] = true
+			}
+		}
+	}
+	// Only what every round does: a check nested under another outcome
+	// (if err != nil { if s.shuttingDown() { return } }) is a stop
+	// condition, not the attempt.
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			add(st.Cond)
+		case *ast.AssignStmt:
+			if len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+				add(st.Rhs[0])
+			}
+		}
+	}
+	return ops
+}
+
+// backsOff reports whether every wait between the attempts of a site
+// grows: an attempt retried with exponential backoff, not a poll.
+func backsOff(site *Site) bool {
+	if len(site.Waits) == 0 {
+		return false
+	}
+	for _, wt := range site.Waits {
+		if wt.Growth != GrowthGrowing {
+			return false
+		}
+	}
+	return true
+}
+
 // notOps are packages whose error results are not operations that fail transiently.
 var notOps = map[string]bool{
 	"fmt": true, "errors": true, "strconv": true, "strings": true, "bytes": true, "context": true,
@@ -194,18 +296,28 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		if t == nil {
 			return nil
 		}
-		if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		if w.isTickRange(l) {
+			return w.tickSite(fs, l)
+		}
+		if b, ok := t.Underlying().(*types.Basic); (!ok || b.Info()&types.IsInteger == 0) && !isSchedule(t) {
 			return nil // a collection, channel or iterator
 		}
 		shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
 	}
 	ops := w.opsIn(body)
+	local := false
+	if len(ops) == 0 {
+		ops, local = w.localAttempts(body), true
+	}
 	if len(ops) == 0 || w.receivesWork(body) {
 		return nil
 	}
 	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond}
 	site := w.simulate(s, body.List)
 	if site == nil {
+		return nil
+	}
+	if local && !backsOff(site) {
 		return nil
 	}
 	if w.isFailover(loop, body, site.Ops) {

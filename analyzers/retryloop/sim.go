@@ -95,6 +95,7 @@ type sim struct {
 	loop     ast.Stmt     // the loop whose continue/break we track (nil for goto/recursion)
 	label    *types.Label // the loop's label, if any
 	gotoL    *types.Label // goto mode: jumping here is the next attempt
+	headWait ast.Node     // a wait every next round starts with (for range ticker.C)
 	self     *types.Func  // recursion mode: calling this is the next attempt
 	cond     ast.Expr     // loop condition, evaluated at the next attempt
 	budget   int          // remaining path budget
@@ -175,6 +176,9 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 		}
 		if p.out == outNext && s.cond != nil && s.decide(s.cond, p) == No {
 			p.out, p.exitPos = outExit, s.cond.Pos()
+		}
+		if p.out == outNext && s.headWait != nil {
+			p.waits = append(p.waits, s.headWait)
 		}
 		done = append(done, p)
 	}

@@ -42,7 +42,9 @@ absolute path: it does not search PATH.
 	      findings are applied once; a fix that conflicts with one already
 	      taken is skipped and said on standard error; fixed files are
 	      gofmt'ed; generated files ("// Code generated ... DO NOT EDIT.")
-	      are never edited. If a fixed file now imports
+	      and cgo files (those that import "C") are never edited, and one
+	      line on standard error names the files whose findings were left
+	      without fixes for that reason. If a fixed file now imports
 	      github.com/retrylint/retrylint/budget and its module does not
 	      require it, retrylint prints the go get command to run.
 	-diff

@@ -302,6 +302,40 @@ func TestFix(t *testing.T) {
 	}
 }
 
+// TestFixUnfixable checks that fixes never edit a cgo file (its offsets
+// are those of the file cgo writes) or a generated one, and that findings
+// left there without fixes are named in one line.
+func TestFixUnfixable(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("the cgo fixture needs a C compiler (gcc) on CI")
+		}
+		t.Skip("no C compiler for the cgo fixture")
+	}
+	dir := fixture(t, "cgo")
+	cGo, genGo := filepath.Join(dir, "c.go"), filepath.Join(dir, "gen.go")
+	c, gen := readFile(t, cGo), readFile(t, genGo)
+
+	// An analyzer that offers fixes everywhere: the driver refuses both.
+	r := runDriver(t, dir, "-fix", "./...")
+	if r.code != ExitFindings || !strings.Contains(r.stderr, `c.go:12:2: skipped fix "Wait on time.After" (sleeptest): it edits cgo file c.go`) ||
+		!strings.Contains(r.stderr, "it edits generated file gen.go") || readFile(t, cGo) != c || readFile(t, genGo) != gen {
+		t.Errorf("fixes offered in cgo and generated files: got %+v", r)
+	}
+
+	// One that offers none there, as the real analyzers: one line says so.
+	setFlag(t, "editable", "true")
+	r = runDriver(t, dir, "-fix", "./...")
+	const note = "retrylint: 2 findings are in generated or cgo files, left without fixes: fixes never edit those files (c.go, gen.go)\n"
+	if r.code != ExitFindings || r.stderr != note || strings.Count(r.stdout, "call to time.Sleep") != 2 {
+		t.Errorf("no fixes offered: got exit %d, stdout:\n%s\nstderr:\n%s\nwant stderr:\n%s", r.code, r.stdout, r.stderr, note)
+	}
+	// Without -fix nothing is said: the findings are all there is.
+	if r = runDriver(t, dir, "./..."); r.stderr != "" {
+		t.Errorf("without -fix: stderr %q", r.stderr)
+	}
+}
+
 func TestFixDedupeAndConflict(t *testing.T) {
 	setFlag(t, "dup", "true")  // a second diagnostic with the same fix
 	setFlag(t, "zero", "true") // a conflicting fix on time.Sleep(0)

@@ -44,7 +44,8 @@ func (e edit) overlaps(o edit) bool {
 // Fixes are taken in source order. An edit identical to one already
 // accepted (the same fix reached through two diagnostics) is applied
 // once; a fix with an edit that overlaps a different accepted edit is
-// skipped whole and said on stderr. Generated files are never edited.
+// skipped whole and said on stderr. Generated files and cgo files are
+// never edited.
 func (d *run) applyFixes(findings []*finding) (changed bool, err error) {
 	accepted := make(map[string][]edit) // by file name
 	pkgOf := make(map[string]*packages.Package)
@@ -71,6 +72,12 @@ func (d *run) applyFixes(findings []*finding) (changed bool, err error) {
 			name := start.Filename
 			if isGenerated(f.pkg, name) {
 				skip = "it edits generated file " + d.rel(name)
+				break
+			}
+			if tf := fset.File(te.Pos); tf == nil || tf.Name() != name {
+				// A cgo-processed file (or one with //line directives):
+				// its offsets are those of the file the compiler saw.
+				skip = "it edits cgo file " + d.rel(name)
 				break
 			}
 			edits[name] = append(edits[name], edit{start.Offset, end.Offset, string(te.NewText)})
@@ -183,6 +190,42 @@ func applyEdits(src []byte, edits []edit) ([]byte, error) {
 	}
 	out.Write(src[last:])
 	return out.Bytes(), nil
+}
+
+// noteUnfixable says in one line on stderr which findings left after -fix
+// stand in files fixes never edit (generated files, cgo files), where the
+// analyzers offer none: running -fix again will not change them.
+func (d *run) noteUnfixable(findings []*finding) {
+	n := 0
+	var files []string
+	for _, f := range findings {
+		if len(f.diag.SuggestedFixes) > 0 || !unfixableFile(f) {
+			continue
+		}
+		n++
+		if name := d.rel(f.posn.Filename); !slices.Contains(files, name) {
+			files = append(files, name)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	slices.Sort(files)
+	what := "findings are"
+	if n == 1 {
+		what = "finding is"
+	}
+	fmt.Fprintf(d.stderr, "retrylint: %d %s in generated or cgo files, left without fixes: fixes never edit those files (%s)\n", n, what, strings.Join(files, ", "))
+}
+
+// unfixableFile reports whether a finding stands in a generated file or
+// in a cgo file (one the compiler saw only after cgo rewrote it).
+func unfixableFile(f *finding) bool {
+	name := f.posn.Filename
+	if generatedFile(f.pkg, name) {
+		return true
+	}
+	return slices.Contains(f.pkg.GoFiles, name) && !slices.Contains(f.pkg.CompiledGoFiles, name)
 }
 
 // generatedFile reports whether the named file has the standard

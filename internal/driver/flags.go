@@ -173,8 +173,17 @@ func help(w io.Writer, fs *flag.FlagSet, all []*analysis.Analyzer, names []strin
 	return nil
 }
 
+// releaseVersion is set by a release build that carries no module
+// version of its own (a build from a source archive, without VCS data):
+//
+//	go build -ldflags "-X github.com/retrylint/retrylint/internal/driver.releaseVersion=v0.1.0" ./cmd/retrylint
+var releaseVersion string
+
 // version returns the module version of the running binary.
 func version() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return devel

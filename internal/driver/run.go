@@ -111,6 +111,7 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 		}
 		pending = opts.diff && changed
 		findings = slices.DeleteFunc(findings, func(f *finding) bool { return f.fixApplied })
+		d.noteUnfixable(findings)
 	}
 
 	out := d.stdout

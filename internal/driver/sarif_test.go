@@ -160,3 +160,17 @@ func TestModuleVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseVersion checks that a version stamped at link time wins over
+// the build info, which a source-archive build lacks.
+func TestReleaseVersion(t *testing.T) {
+	if v := version(); v == "v9.8.7" {
+		t.Fatalf("version %q before stamping", v)
+	}
+	old := releaseVersion
+	releaseVersion = "v9.8.7"
+	t.Cleanup(func() { releaseVersion = old })
+	if v := version(); v != "v9.8.7" {
+		t.Errorf("version %q, want the stamped v9.8.7", v)
+	}
+}

@@ -30,6 +30,9 @@ var (
 	budget bool // fix by calling budget.Sleep, adding an import
 	panics bool // panic in Run
 	broken bool // suggest a fix that breaks the syntax
+	// editable offers fixes only in files fixes may edit, as the real
+	// analyzers do: none in generated files (cgo output among them).
+	editable bool
 )
 
 func init() {
@@ -38,6 +41,7 @@ func init() {
 	Analyzer.Flags.BoolVar(&budget, "budget", false, "fix with budget.Sleep")
 	Analyzer.Flags.BoolVar(&panics, "panic", false, "panic")
 	Analyzer.Flags.BoolVar(&broken, "broken", false, "suggest a fix that breaks the syntax")
+	Analyzer.Flags.BoolVar(&editable, "editable", false, "offer no fix in generated files")
 }
 
 const budgetPath = "github.com/retrylint/retrylint/budget"
@@ -82,6 +86,9 @@ func run(pass *analysis.Pass) (any, error) {
 			loop := c.Node().(*ast.ForStmt)
 			diag.Related = []analysis.RelatedInformation{{Pos: loop.For, End: loop.For + 3, Message: "enclosing loop"}}
 			break
+		}
+		if editable && ast.IsGenerated(enclosingFile(pass, call)) {
+			diag.SuggestedFixes = nil
 		}
 		pass.Report(diag)
 		if dup {
