@@ -204,12 +204,7 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 		w.timerDelay(n.X, wt)
 		return wt
 	case *ast.RangeStmt:
-		// for range ticker.C: the tick is the wait. No fix rewrites it:
-		// the ticker is made once, and its period is not a delay to replace.
-		wt := &Wait{Kind: WaitTicker, Node: n}
-		w.timerDelay(n.X, wt)
-		wt.Call = nil
-		return wt
+		return w.tickWait(n)
 	case *ast.SelectStmt:
 		wt := &Wait{Kind: WaitSelect, Node: n}
 		for _, c := range n.Body.List {
@@ -236,6 +231,24 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 		return wt
 	}
 	return nil
+}
+
+// tickWait describes the wait at the head of a loop over ticks. For
+// range ticker.C: the tick is the wait, and no fix rewrites it (the
+// ticker is made once; its period is not a delay to replace). For a
+// source of retry ticks, the source waits: how long is its business.
+func (w *walker) tickWait(n *ast.RangeStmt) *Wait {
+	if c, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && w.tickSourceCall(c) {
+		wt := &Wait{Kind: WaitHelper, Node: n, Growth: GrowthUnknown}
+		if fn := callee(w.info, c); fn != nil {
+			wt.Related = append(wt.Related, fn.Pos())
+		}
+		return wt
+	}
+	wt := &Wait{Kind: WaitTicker, Node: n}
+	w.timerDelay(n.X, wt)
+	wt.Call = nil
+	return wt
 }
 
 // timerDelay finds the delay of a timer receive (time.After(d), t.C).

@@ -33,6 +33,10 @@ type FuncFact struct {
 	// Layer is set when the function retries, or returns the failure of
 	// a function that does: a retry around a call to it is nested.
 	Layer *LayerFact
+	// Ticks: the function returns a source of retry ticks, an iterator
+	// (or a channel) that yields once per attempt and waits between
+	// yields: for range c.newRetryTimer(ctx, n) { ... } is a retry loop.
+	Ticks bool
 }
 
 // BuildFact describes a request builder: where the method comes from and
@@ -97,6 +101,9 @@ func (f *FuncFact) String() string {
 			s += "(ctx)"
 		}
 	}
+	if f.Ticks {
+		s += " ticks"
+	}
 	if f.Delay != nil {
 		s += " delay=" + f.Delay.Growth.String()
 		if f.Delay.Jitter {
@@ -133,11 +140,11 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
-	if f.Remote != g.Remote || f.Budget != g.Budget || f.Random != g.Random || len(f.Writes) != len(g.Writes) {
+	if f.Remote != g.Remote || f.Budget != g.Budget || f.Random != g.Random || len(f.Writes) != len(g.Writes) || f.Ticks != g.Ticks {
 		return false
 	}
 	if (f.Wait == nil) != (g.Wait == nil) || (f.Delay == nil) != (g.Delay == nil) {
@@ -299,6 +306,7 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	if w.importsHTTP {
 		f.Build = w.buildFact(fs)
 	}
+	f.Ticks = w.tickSource(fs)
 	f.Wait = w.topLevelWait(fs)
 	if f.Wait == nil {
 		f.Wait = w.chunkedWait(fs)
@@ -448,6 +456,105 @@ func (w *walker) delayFact(fs *fnScope, idx int) *DelayFact {
 		d.Growth, d.Jitter, d.Value = all.growth, all.jitter, all.value
 	}
 	return d
+}
+
+// tickSource reports whether fs returns a source of retry ticks: a
+// range-over-func iterator literal whose loop yields and waits, or a
+// channel a goroutine of fs sends on in a loop that waits.
+func (w *walker) tickSource(fs *fnScope) bool {
+	sig, ok := fs.obj.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 {
+		return false
+	}
+	rt := sig.Results().At(0).Type().Underlying()
+	found := false
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			if _, isIter := rt.(*types.Signature); isIter && len(n.Results) == 1 {
+				if lit, ok := ast.Unparen(n.Results[0]).(*ast.FuncLit); ok && w.yieldsAndWaits(lit) {
+					found = true
+				}
+			}
+		case *ast.GoStmt:
+			if _, isChan := rt.(*types.Chan); isChan {
+				if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && w.sendsAndWaits(lit.Body) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// yieldsAndWaits reports whether an iterator literal (func(yield func(T)
+// bool)) has a loop that calls yield and waits.
+func (w *walker) yieldsAndWaits(lit *ast.FuncLit) bool {
+	params := lit.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) != 1 {
+		return false
+	}
+	yield := w.info.Defs[params[0].Names[0]]
+	return w.loopDoes(lit.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		return ok && yield != nil && w.info.Uses[id] == yield
+	})
+}
+
+// sendsAndWaits reports whether a goroutine's body has a loop that sends
+// on a channel and waits.
+func (w *walker) sendsAndWaits(body *ast.BlockStmt) bool {
+	return w.loopDoes(body, func(n ast.Node) bool {
+		_, ok := n.(*ast.SendStmt)
+		return ok
+	})
+}
+
+// loopDoes reports whether a loop in body both does what is says and
+// waits (time.Sleep, a wait helper, a timer receive).
+func (w *walker) loopDoes(body *ast.BlockStmt, is func(ast.Node) bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		var lb *ast.BlockStmt
+		switch l := n.(type) {
+		case *ast.ForStmt:
+			lb = l.Body
+		case *ast.RangeStmt:
+			lb = l.Body
+		default:
+			return true
+		}
+		does, waits := false, false
+		ast.Inspect(lb, func(m ast.Node) bool {
+			if _, lit := m.(*ast.FuncLit); lit {
+				return false
+			}
+			if is(m) {
+				does = true
+			}
+			switch m := m.(type) {
+			case *ast.CallExpr:
+				waits = waits || w.isWaitCall(m)
+			case *ast.UnaryExpr:
+				waits = waits || m.Op == token.ARROW && w.isWaitRecv(m.X)
+			}
+			return true
+		})
+		found = does && waits
+		return !found
+	})
+	return found
 }
 
 // durationResult returns the index of fn's one time.Duration result, or -1.

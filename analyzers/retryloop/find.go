@@ -135,10 +135,13 @@ func keptOps(n ast.Node, ops map[*ast.CallExpr]bool) map[*ast.CallExpr]bool {
 // ticker (for range ticker.C, for range time.Tick(d)): each round waits
 // for the next tick, a wait at the loop head.
 func (w *walker) isTickRange(l *ast.RangeStmt) bool {
+	x := ast.Unparen(l.X)
+	if c, ok := x.(*ast.CallExpr); ok && w.tickSourceCall(c) {
+		return l.Value == nil // the key is the attempt number
+	}
 	if l.Key != nil || l.Value != nil {
 		return false
 	}
-	x := ast.Unparen(l.X)
 	if c, ok := x.(*ast.CallExpr); ok {
 		return isFunc(callee(w.info, c), "time.Tick")
 	}
@@ -165,8 +168,18 @@ func (w *walker) tickSite(fs *fnScope, l *ast.RangeStmt) *Site {
 	site.Func, site.File = fs.node, fs.file
 	site.Shape = ShapeBare
 	site.Bound, site.BoundPos = w.bodyBound(l, l.Body)
+	if c, ok := ast.Unparen(l.X).(*ast.CallExpr); ok && site.Bound == BoundNone && w.tickSourceCall(c) {
+		site.Bound, site.BoundPos = BoundUnknown, c.Pos() // the source decides when the ticks end
+	}
 	w.describe(site, fs, l, l.Body)
 	return site
+}
+
+// tickSourceCall reports whether c calls a function that returns retry
+// ticks (its fact says so).
+func (w *walker) tickSourceCall(c *ast.CallExpr) bool {
+	f := w.factOf(callee(w.info, c))
+	return f != nil && f.Ticks
 }
 
 // isSchedule reports whether t is a slice or array of durations: ranging

@@ -111,3 +111,50 @@ type Pace struct{ Interval time.Duration }
 func (p *Pace) Next(attempt int) (bool, time.Duration) { // want Next:`func: delay=unknown\+value@1`
 	return attempt < 3, p.Interval
 }
+
+// Sources of retry ticks: an iterator that yields once per attempt and
+// waits between yields, and a channel a goroutine fills at a pace.
+func RetryTicks(n int, base time.Duration) func(func(int) bool) { // want RetryTicks:`func: ticks`
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+			time.Sleep(base << i)
+		}
+	}
+}
+
+func TickChan(n int) <-chan int { // want TickChan:`func: ticks`
+	ch := make(chan int)
+	go func() {
+		defer close(ch)
+		for i := 0; i < n; i++ {
+			ch <- i
+			<-time.After(time.Second)
+		}
+	}()
+	return ch
+}
+
+// Look-alikes: a plain sequence, and a producer of work that never waits.
+func Count(n int) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func Produce(items []string) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		for _, it := range items {
+			ch <- it
+		}
+	}()
+	return ch
+}
