@@ -563,6 +563,9 @@ func (w *walker) delayFuncDelay(e *ast.CallExpr, fn *types.Func) judged {
 		return judged{growth: GrowthUnknown}
 	}
 	j := judged{growth: f.Delay.Growth, jitter: f.Delay.Jitter, value: f.Delay.Value, related: fn.Pos()}
+	if j.jitter && f.Delay.JitterIf > 0 && w.leavesFieldUnset(e, f.Delay.JitterIf-1) {
+		j.jitter = false // boff := &Backoff{Max: d}: Jitter unset, no draw
+	}
 	if j.growth == GrowthFixed && f.Delay.UsesParam {
 		for _, a := range e.Args {
 			if w.loopVarish(a) {
@@ -571,6 +574,68 @@ func (w *walker) delayFuncDelay(e *ast.CallExpr, fn *types.Func) judged {
 		}
 	}
 	return j
+}
+
+// leavesFieldUnset reports whether the receiver of the method call e is a
+// local variable the function builds once from a composite literal that
+// leaves field i unset (or zero), and never sets it otherwise.
+func (w *walker) leavesFieldUnset(e *ast.CallExpr, i int) bool {
+	sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+	if !ok || w.cur == nil {
+		return false
+	}
+	v, ok := w.usedObj(sel.X).(*types.Var)
+	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	vals, ok := w.valuesOf(v, w.cur.body)
+	if !ok || len(vals) != 1 || vals[0] == nil {
+		return false
+	}
+	x := ast.Unparen(vals[0])
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	lit, ok := x.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	st, ok := derefStruct(w.info.TypeOf(lit))
+	if !ok || i >= st.NumFields() {
+		return false
+	}
+	field := st.Field(i)
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return false // positional: every field is set
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && w.info.Uses[id] == field {
+			if tv := w.info.Types[kv.Value]; tv.Value == nil || tv.Value.String() != "0" {
+				return false
+			}
+		}
+	}
+	// Nothing else sets the field or hands the value on.
+	set := false
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if s, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && w.usedObj(s.X) == v && w.info.Uses[s.Sel] == field {
+					set = true
+				}
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if w.usedObj(a) == v {
+					set = true
+				}
+			}
+		}
+		return !set
+	})
+	return !set
 }
 
 // combine merges the growth of two parts of one expression.
@@ -689,6 +754,15 @@ func (vd *varDefs) assign(n *ast.AssignStmt) {
 			continue
 		}
 		vd.defs++
+		if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == len(n.Rhs) {
+			// d += rand.N(j): a draw added to the value already there is
+			// jitter on it, not a growth and not another value of it.
+			if j := w.delayOf(n.Rhs[i], vd.depth+1, vd.seen); j.jitter && j.growth == GrowthUnknown {
+				vd.defs--
+				vd.res.jitter = true
+				continue
+			}
+		}
 		if growsBy(n.Tok) {
 			vd.grows = true
 		}
@@ -784,9 +858,16 @@ func (w *walker) inLoop(n ast.Node) bool {
 func (w *walker) loopVarish(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if sel, ok := n.(*ast.SelectorExpr); ok && w.counterField(sel) {
+			found = true // b.attempts, counted up by the method itself
+			return false
+		}
 		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
+		if !ok {
+			return true
 		}
 		v, ok := w.info.Uses[id].(*types.Var)
 		if !ok {
@@ -878,6 +959,56 @@ func (w *walker) scheduleDelay(x ast.Expr, depth int, seen map[types.Object]bool
 		return judged{growth: GrowthUnknown}
 	}
 	return res
+}
+
+// counterField reports whether sel is a field of the method's receiver
+// that the method counts up (b.attempts++): a backoff object's attempt
+// number, which grows from one call to the next.
+func (w *walker) counterField(sel *ast.SelectorExpr) bool {
+	recv := w.receiverOf()
+	if recv == nil || w.usedObj(sel.X) != recv {
+		return false
+	}
+	field, ok := w.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !field.IsField() {
+		return false
+	}
+	counted := false
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		var x ast.Expr
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if n.Tok == token.INC {
+				x = n.X
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ADD_ASSIGN && len(n.Lhs) == 1 {
+				x = n.Lhs[0]
+			}
+		}
+		if s, ok := x.(*ast.SelectorExpr); ok && w.usedObj(s.X) == recv && w.info.Uses[s.Sel] == field {
+			counted = true
+		}
+		return !counted
+	})
+	return counted
+}
+
+// receiverOf returns the receiver variable of the current method, or nil.
+func (w *walker) receiverOf() *types.Var {
+	if w.cur == nil || w.cur.obj == nil {
+		return nil
+	}
+	sig, ok := w.cur.obj.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	fd, ok := w.cur.node.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return nil
+	}
+	v, _ := w.info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	return v
 }
 
 func (w *walker) isLoopKey(v *types.Var, l ast.Node) bool {

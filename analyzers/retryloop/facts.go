@@ -112,6 +112,9 @@ func (f *FuncFact) String() string {
 		if f.Delay.Value {
 			s += "+value"
 		}
+		if f.Delay.JitterIf > 0 {
+			s += fmt.Sprintf("(if field %d)", f.Delay.JitterIf-1)
+		}
 		if f.Delay.Result > 0 {
 			s += fmt.Sprintf("@%d", f.Delay.Result)
 		}
@@ -192,6 +195,10 @@ type DelayFact struct {
 	// Result is the index of the time.Duration among the results
 	// (delay, ok := next(attempt)).
 	Result int
+	// JitterIf, when not 0, is 1 + the index of the receiver's field
+	// that gates every random draw (Jitter: only when set): a receiver
+	// built without it draws none.
+	JitterIf int
 }
 
 // computeFacts derives the facts of the package's functions, iterating
@@ -435,11 +442,23 @@ func (w *walker) delayFact(fs *fnScope, idx int) *DelayFact {
 			return false
 		}
 		ret, ok := node.(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != n {
+		if !ok || len(ret.Results) != n && len(ret.Results) != 0 {
 			return true
 		}
-		res := ret.Results[idx]
-		j := w.delayOf(res, 0, map[types.Object]bool{})
+		var res ast.Expr
+		var j judged
+		if len(ret.Results) == 0 {
+			// A bare return of a named result: judge the variable.
+			id := namedResult(fs, idx)
+			v, ok := w.info.Defs[id].(*types.Var)
+			if id == nil || !ok {
+				return true
+			}
+			res, j = id, w.varDelay(v, 0, map[types.Object]bool{v: true})
+		} else {
+			res = ret.Results[idx]
+			j = w.delayOf(res, 0, map[types.Object]bool{})
+		}
 		uses := w.usesParam(res, fs) || w.hasIntParam(fs)
 		if j.growth == GrowthUnknown && !j.value && !j.jitter && uses && w.growsWithParam(fs.body) {
 			j.growth = GrowthGrowing
@@ -454,8 +473,110 @@ func (w *walker) delayFact(fs *fnScope, idx int) *DelayFact {
 	})
 	if d != nil {
 		d.Growth, d.Jitter, d.Value = all.growth, all.jitter, all.value
+		if d.Jitter {
+			d.JitterIf = w.jitterField(fs)
+		}
 	}
 	return d
+}
+
+// namedResult returns the identifier naming fs's result idx, or nil.
+func namedResult(fs *fnScope, idx int) *ast.Ident {
+	if fs.typ == nil || fs.typ.Results == nil {
+		return nil
+	}
+	i := 0
+	for _, f := range fs.typ.Results.List {
+		for _, name := range f.Names {
+			if i == idx {
+				return name
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	return nil
+}
+
+// jitterField returns 1 + the index of the receiver's field whose being
+// set gates every random draw of the method (if b.Jitter > 0 { d +=
+// rand.N(b.Jitter) }), or 0: a caller whose value leaves it unset gets
+// no randomness.
+func (w *walker) jitterField(fs *fnScope) int {
+	recv := w.receiverOf()
+	if recv == nil {
+		return 0
+	}
+	st, ok := derefStruct(recv.Type())
+	if !ok {
+		return 0
+	}
+	gate, draws := -1, 0
+	var visit func(n ast.Node, gated int)
+	visit = func(n ast.Node, gated int) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if f := w.fieldTest(m.Cond, recv, st); f >= 0 {
+					visit(m.Body, f)
+					if m.Else != nil {
+						visit(m.Else, gated)
+					}
+					return false
+				}
+			case *ast.CallExpr:
+				if fn := callee(w.info, m); fn != nil && (isRandFunc(fn) || w.factOf(fn) != nil && w.factOf(fn).Random) {
+					draws++
+					if gated < 0 || gate >= 0 && gate != gated {
+						gate = -2
+					} else if gate != -2 {
+						gate = gated
+					}
+				}
+			}
+			return true
+		})
+	}
+	visit(fs.body, -1)
+	if draws == 0 || gate < 0 {
+		return 0
+	}
+	return gate + 1
+}
+
+// fieldTest returns the index of the receiver field cond tests for being
+// set (recv.F > 0, recv.F != 0, recv.F), or -1.
+func (w *walker) fieldTest(cond ast.Expr, recv *types.Var, st *types.Struct) int {
+	e := ast.Unparen(cond)
+	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.GTR || b.Op == token.NEQ) {
+		if tv := w.info.Types[b.Y]; tv.Value == nil || tv.Value.String() != "0" {
+			return -1
+		}
+		e = ast.Unparen(b.X)
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || w.usedObj(sel.X) != recv {
+		return -1
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i) == w.info.Uses[sel.Sel] {
+			return i
+		}
+	}
+	return -1
+}
+
+// derefStruct returns the struct a (pointer to a) named struct type is.
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
 }
 
 // tickSource reports whether fs returns a source of retry ticks: a

@@ -158,3 +158,19 @@ func Produce(items []string) <-chan string {
 	}()
 	return ch
 }
+
+// A backoff object whose draw is gated by its Jitter field (index 2).
+type Gated struct {
+	attempts int
+	Base     time.Duration
+	Jitter   time.Duration
+}
+
+func (g *Gated) Next() (d time.Duration) { // want Next:`func: delay=growing\+jitter\(if field 2\)`
+	d = g.Base << g.attempts
+	if g.Jitter > 0 {
+		d += time.Duration(rand.Int63n(int64(g.Jitter)))
+	}
+	g.attempts++
+	return
+}
