@@ -2,7 +2,6 @@ package retryloop
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -516,10 +515,7 @@ func (w *walker) callDelay(e *ast.CallExpr, depth int, seen map[types.Object]boo
 	if fn == nil {
 		return judged{growth: GrowthUnknown}
 	}
-	if isRandFunc(fn) {
-		return judged{growth: GrowthUnknown, jitter: true}
-	}
-	if f := w.factOf(fn); f != nil && f.Random {
+	if w.drawsRandom(fn) {
 		return judged{growth: GrowthUnknown, jitter: true}
 	}
 	if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
@@ -611,7 +607,7 @@ func (w *walker) leavesFieldUnset(e *ast.CallExpr, i int) bool {
 			return false // positional: every field is set
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok && w.info.Uses[id] == field {
-			if tv := w.info.Types[kv.Value]; tv.Value == nil || tv.Value.String() != "0" {
+			if n, ok := w.intConst(kv.Value); !ok || n != 0 {
 				return false
 			}
 		}
@@ -937,14 +933,10 @@ func (w *walker) scheduleDelay(x ast.Expr, depth int, seen map[types.Object]bool
 		if _, kv := el.(*ast.KeyValueExpr); kv {
 			return judged{growth: GrowthUnknown}
 		}
-		tv, ok := w.info.Types[el]
-		if !ok || tv.Value == nil {
+		n, isConst := w.intConst(el)
+		if !isConst {
 			j := w.delayOf(el, depth+1, seen)
 			return judged{growth: GrowthUnknown, jitter: j.jitter}
-		}
-		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
-		if !exact {
-			return judged{growth: GrowthUnknown}
 		}
 		switch {
 		case i == 0 || n == prev:

@@ -529,7 +529,7 @@ func (w *walker) jitterField(fs *fnScope) int {
 					return false
 				}
 			case *ast.CallExpr:
-				if fn := callee(w.info, m); fn != nil && (isRandFunc(fn) || w.factOf(fn) != nil && w.factOf(fn).Random) {
+				if w.drawsRandom(callee(w.info, m)) {
 					draws++
 					if gated < 0 || gate >= 0 && gate != gated {
 						gate = -2
@@ -548,12 +548,25 @@ func (w *walker) jitterField(fs *fnScope) int {
 	return gate + 1
 }
 
+// drawsRandom reports whether a call of fn draws a random value: math/rand,
+// crypto/rand, or a function whose fact says it returns one.
+func (w *walker) drawsRandom(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	if isRandFunc(fn) {
+		return true
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Random
+}
+
 // fieldTest returns the index of the receiver field cond tests for being
 // set (recv.F > 0, recv.F != 0, recv.F), or -1.
 func (w *walker) fieldTest(cond ast.Expr, recv *types.Var, st *types.Struct) int {
 	e := ast.Unparen(cond)
 	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.GTR || b.Op == token.NEQ) {
-		if tv := w.info.Types[b.Y]; tv.Value == nil || tv.Value.String() != "0" {
+		if n, ok := w.intConst(b.Y); !ok || n != 0 {
 			return -1
 		}
 		e = ast.Unparen(b.X)
@@ -1037,12 +1050,8 @@ func (w *walker) returnsRandom(fs *fnScope) bool {
 		for _, r := range ret.Results {
 			ast.Inspect(r, func(n ast.Node) bool {
 				if c, ok := n.(*ast.CallExpr); ok {
-					if fn := callee(w.info, c); fn != nil && fn != fs.obj {
-						if isRandFunc(fn) {
-							found = true
-						} else if g := w.factOf(fn); g != nil && g.Random {
-							found = true
-						}
+					if fn := callee(w.info, c); fn != fs.obj && w.drawsRandom(fn) {
+						found = true
 					}
 				}
 				return !found

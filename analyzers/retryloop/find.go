@@ -152,29 +152,6 @@ func (w *walker) isTickRange(l *ast.RangeStmt) bool {
 	return false
 }
 
-// tickSite classifies a loop over ticks whose body retries on failure and
-// leaves on success: every next attempt waits for the tick.
-func (w *walker) tickSite(fs *fnScope, l *ast.RangeStmt) *Site {
-	ops := w.opsIn(l.Body)
-	if len(ops) == 0 || w.receivesWork(l.Body) {
-		return nil
-	}
-	s := &sim{w: w, info: w.info, ops: ops, loop: l, headWait: l}
-	site := w.simulate(s, l.Body.List)
-	if site == nil || w.isFailover(l, l.Body, site.Ops) {
-		return nil
-	}
-	site.Node, site.Pos, site.End = l, l.Pos(), l.Body.Lbrace
-	site.Func, site.File = fs.node, fs.file
-	site.Shape = ShapeBare
-	site.Bound, site.BoundPos = w.bodyBound(l, l.Body)
-	if c, ok := ast.Unparen(l.X).(*ast.CallExpr); ok && site.Bound == BoundNone && w.tickSourceCall(c) {
-		site.Bound, site.BoundPos = BoundUnknown, c.Pos() // the source decides when the ticks end
-	}
-	w.describe(site, fs, l, l.Body)
-	return site
-}
-
 // tickSourceCall reports whether c calls a function that returns retry
 // ticks (its fact says so).
 func (w *walker) tickSourceCall(c *ast.CallExpr) bool {
@@ -297,6 +274,8 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	shape := ShapeBare
 	bound := BoundNone
 	var boundPos token.Pos
+	var headWait ast.Node // for range ticker.C: every next round waits for a tick
+	var source *ast.CallExpr
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		body, cond = l.Body, l.Cond
@@ -309,13 +288,17 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		if t == nil {
 			return nil
 		}
-		if w.isTickRange(l) {
-			return w.tickSite(fs, l)
-		}
-		if b, ok := t.Underlying().(*types.Basic); (!ok || b.Info()&types.IsInteger == 0) && !isSchedule(t) {
+		switch b, isBasic := t.Underlying().(*types.Basic); {
+		case w.isTickRange(l):
+			headWait = l
+			if c, ok := ast.Unparen(l.X).(*ast.CallExpr); ok && w.tickSourceCall(c) {
+				source = c // the source decides when the ticks end
+			}
+		case isBasic && b.Info()&types.IsInteger != 0, isSchedule(t):
+			shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
+		default:
 			return nil // a collection, channel or iterator
 		}
-		shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
 	}
 	ops := w.opsIn(body)
 	local := false
@@ -325,7 +308,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	if len(ops) == 0 || w.receivesWork(body) {
 		return nil
 	}
-	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond}
+	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond, headWait: headWait}
 	site := w.simulate(s, body.List)
 	if site == nil {
 		return nil
@@ -347,6 +330,9 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	}
 	if bound == BoundNone {
 		bound, boundPos = w.bodyBound(loop, body)
+	}
+	if bound == BoundNone && source != nil {
+		bound, boundPos = BoundUnknown, source.Pos()
 	}
 	site.Bound, site.BoundPos = bound, boundPos
 	w.describe(site, fs, loop, body)
