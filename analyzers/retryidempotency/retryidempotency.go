@@ -74,6 +74,19 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			}
 		}
 	}
+	for _, req := range res.Resent {
+		if req.HasKey(res.KeyHeaders) {
+			continue
+		}
+		r.Report(analysis.Diagnostic{
+			Pos: req.Pos, End: req.Build.End(), Category: CategoryNoKey,
+			Message: req.Method + " request is re-sent by a retrying client without an idempotency key: a retry after a lost response repeats the write; set an Idempotency-Key minted once for all attempts",
+			Related: []analysis.RelatedInformation{
+				diag.Related(req.Send.Pos(), "sent here"),
+				diag.Related(req.Via.Pos(), "the request is re-sent by a retrying client here"),
+			},
+		})
+	}
 	return nil, nil
 }
 

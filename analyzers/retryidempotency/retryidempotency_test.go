@@ -22,3 +22,10 @@ func Test(t *testing.T) {
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retryidempotency.Analyzer, "fix")
 }
+
+// TestLibs runs over an API client whose writes are built by a request
+// builder and re-sent by a retryablehttp client in a wrapper's Do method,
+// in its own package and in an importer.
+func TestLibs(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData()+"/src/libs", retryidempotency.Analyzer, "./...")
+}

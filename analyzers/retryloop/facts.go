@@ -33,6 +33,9 @@ type FuncFact struct {
 	// Layer is set when the function retries, or returns the failure of
 	// a function that does: a retry around a call to it is nested.
 	Layer *LayerFact
+	// Resends is set on a method that re-sends the request its receiver
+	// holds through a client that retries whatever the method.
+	Resends *ResendFact
 	// Ticks: the function returns a source of retry ticks, an iterator
 	// (or a channel) that yields once per attempt and waits between
 	// yields: for range c.newRetryTimer(ctx, n) { ... } is a retry loop.
@@ -46,6 +49,9 @@ type BuildFact struct {
 	Method      string // the constant method when MethodParam is -1 ("" unknown)
 	Headers     []string
 	KeyMinted   bool // it sets a key header minted afresh on every call
+	// Field is set when the function builds a wrapper of the request (a
+	// pointer to a struct): the field holding it.
+	Field string
 }
 
 // RetrierFact describes a generic retry helper (retry(attempts, delay, fn)):
@@ -120,7 +126,14 @@ func (f *FuncFact) String() string {
 		}
 	}
 	if b := f.Build; b != nil {
-		s += fmt.Sprintf(" builds(method=%d%s headers=%v minted=%t)", b.MethodParam, b.Method, b.Headers, b.KeyMinted)
+		s += fmt.Sprintf(" builds(method=%d%s headers=%v minted=%t", b.MethodParam, b.Method, b.Headers, b.KeyMinted)
+		if b.Field != "" {
+			s += " in ." + b.Field
+		}
+		s += ")"
+	}
+	if f.Resends != nil {
+		s += " resends(." + f.Resends.Field + ")"
 	}
 	if r := f.Retrier; r != nil {
 		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t", r.OpParam, r.DelayParam, r.Grows)
@@ -143,7 +156,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
@@ -157,7 +170,7 @@ func (f *FuncFact) equal(g *FuncFact) bool {
 		return false
 	}
 	if (f.Build == nil) != (g.Build == nil) || f.Build != nil && (f.Build.MethodParam != g.Build.MethodParam ||
-		f.Build.Method != g.Build.Method || f.Build.KeyMinted != g.Build.KeyMinted || !slices.Equal(f.Build.Headers, g.Build.Headers)) {
+		f.Build.Method != g.Build.Method || f.Build.KeyMinted != g.Build.KeyMinted || f.Build.Field != g.Build.Field || !slices.Equal(f.Build.Headers, g.Build.Headers)) {
 		return false
 	}
 	for i := range f.Writes {
@@ -312,6 +325,9 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	}
 	if w.importsHTTP {
 		f.Build = w.buildFact(fs)
+	}
+	if f.Build == nil && (w.importsHTTP || w.importsRH) {
+		f.Build = w.wrapperBuild(fs)
 	}
 	f.Ticks = w.tickSource(fs)
 	f.Wait = w.topLevelWait(fs)
@@ -731,32 +747,15 @@ func (w *walker) buildFact(fs *fnScope) *BuildFact {
 	}
 	var v *types.Var
 	var ret ast.Expr
-	ok = true
-	ast.Inspect(fs.body, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
-		}
-		r, isRet := n.(*ast.ReturnStmt)
-		if !isRet || !ok {
-			return ok
-		}
-		if len(r.Results) != sig.Results().Len() {
-			ok = false // a bare return of named results: not followed
-			return false
-		}
-		e := ast.Unparen(r.Results[at])
-		if w.info.Types[e].IsNil() {
-			return true
-		}
+	rets, ok := w.returned(fs, sig.Results().Len(), at, false)
+	for _, e := range rets {
 		id, isID := e.(*ast.Ident)
 		u, isVar := w.info.Uses[id].(*types.Var)
 		if !isID || !isVar || v != nil && u != v {
-			ok = false
-			return false
+			return nil
 		}
 		v, ret = u, e
-		return true
-	})
+	}
 	if !ok || v == nil {
 		return nil
 	}
@@ -782,6 +781,40 @@ func (w *walker) buildFact(fs *fnScope) *BuildFact {
 	b.Headers = r.Headers
 	b.KeyMinted = w.keyMintedHere(r, fs)
 	return b
+}
+
+// returned returns result at of every return of the function (not of
+// nested literals), nil results left out. With calls, a return of one
+// call giving all n results (return c.newRequest(m, p)) gives that call.
+// ok is false for a bare return of named results or any other shape.
+func (w *walker) returned(fs *fnScope, n, at int, calls bool) (out []ast.Expr, ok bool) {
+	ok = true
+	ast.Inspect(fs.body, func(nd ast.Node) bool {
+		if _, lit := nd.(*ast.FuncLit); lit {
+			return false
+		}
+		r, isRet := nd.(*ast.ReturnStmt)
+		if !isRet || !ok {
+			return ok
+		}
+		var e ast.Expr
+		switch {
+		case len(r.Results) == n:
+			e = ast.Unparen(r.Results[at])
+		case calls && len(r.Results) == 1:
+			e = ast.Unparen(r.Results[0])
+			if _, isCall := e.(*ast.CallExpr); !isCall {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		if ok && !w.info.Types[e].IsNil() {
+			out = append(out, e)
+		}
+		return ok
+	})
+	return out, ok
 }
 
 // methodArg returns the method argument of a request build: an

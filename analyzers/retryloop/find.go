@@ -353,7 +353,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// Waits on the success paths that go round again: a loop that waits
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
-	r := &retries{successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
+	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
 	for op := range s.ops {
 		if !s.kept[op] || succ.onlyAborts(op) {
 			continue // its outcome is discarded, or success is the failure
@@ -373,7 +373,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	slices.SortFunc(r.retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 	site.Ops = r.retried
 	site.Ctx.Consulted = r.consult
-	site.Waits = w.siteWaits(s, r.waits)
+	site.Waits = w.siteWaits(s, r.waits, r.chosen)
 	return site
 }
 
@@ -422,7 +422,13 @@ func (succ successPaths) waitsRound() map[ast.Node]bool {
 // retries gathers what the failure walks find: the operations retried,
 // the waits between their attempts, and how the site treats them.
 type retries struct {
-	successWaits   map[ast.Node]bool // waits that success goes round with too
+	w            *walker
+	loop         ast.Stmt
+	succ         successPaths
+	successWaits map[ast.Node]bool // waits that success goes round with too
+	// chosen are the delays failure paths choose for a wait success
+	// shares (nil where two failures choose differently).
+	chosen         map[ast.Node]ast.Expr
 	retried        []*ast.CallExpr
 	waits          map[ast.Node]bool
 	consult        bool
@@ -445,7 +451,7 @@ func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode op
 	if fp.pollsRound() {
 		r.statusRetry = true
 	}
-	comesRound, withWait := fp.comesRound(r.successWaits)
+	comesRound, withWait := fp.comesRound(r)
 	// A consume loop (success goes on) is a retry only where its
 	// error branch waits and calls again.
 	if !comesRound || !exits && !withWait {
@@ -455,6 +461,9 @@ func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode op
 		if fp.round(p) && !fp.polled(p) {
 			for _, wn := range p.waits {
 				r.waits[wn] = true
+				if x := r.chosenDelay(wn, p); x != nil {
+					r.choose(wn, x)
+				}
 			}
 		}
 		if p.consult {
@@ -509,14 +518,14 @@ func (fp failurePaths) pollsRound() bool {
 
 // comesRound reports whether the failure goes round again, and whether
 // it waits on the way with a wait that success does not share.
-func (fp failurePaths) comesRound(successWaits map[ast.Node]bool) (comesRound, withWait bool) {
+func (fp failurePaths) comesRound(r *retries) (comesRound, withWait bool) {
 	for _, p := range fp.ps {
 		if !fp.roundOnFailure(p) || fp.polled(p) {
 			continue
 		}
 		comesRound = true
 		for _, wn := range p.waits {
-			if !successWaits[wn] {
+			if !r.successWaits[wn] || r.chosenDelay(wn, p) != nil {
 				withWait = true
 			}
 		}
@@ -524,10 +533,102 @@ func (fp failurePaths) comesRound(successWaits map[ast.Node]bool) (comesRound, w
 	return comesRound, withWait
 }
 
+// chosenDelay returns the delay failure path p chooses for the wait wn
+// that every round starts with, when success chooses another: a loop
+// that waits every after success and a second after a failure
+// (case <-time.After(wait): if err != nil { wait = time.Second } else {
+// wait = every }) retries at a second. Nil when the wait's delay is no
+// variable the rounds carry, some round sets it before the wait, the
+// failure keeps it, or a success going round with wn keeps it or
+// chooses the same.
+func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
+	if !r.successWaits[wn] || len(p.delays) == 0 {
+		return nil
+	}
+	v := r.w.waitDelayVar(wn)
+	x := p.delays[v]
+	if x == nil || !r.w.assignedAfter(v, wn, r.loop) {
+		return nil
+	}
+	seen := false
+	for _, sp := range r.succ {
+		if sp.out != outNext || !slices.Contains(sp.waits, wn) {
+			continue
+		}
+		y := sp.delays[v]
+		if y == nil || types.ExprString(y) == types.ExprString(x) {
+			return nil
+		}
+		seen = true
+	}
+	if !seen {
+		return nil
+	}
+	return x
+}
+
+// choose records x as the delay a failure chooses for wn; two failures
+// choosing differently leave it unknown (nil).
+func (r *retries) choose(wn ast.Node, x ast.Expr) {
+	if r.chosen == nil {
+		r.chosen = map[ast.Node]ast.Expr{}
+	}
+	if old, ok := r.chosen[wn]; ok && (old == nil || types.ExprString(old) != types.ExprString(x)) {
+		r.chosen[wn] = nil
+		return
+	}
+	r.chosen[wn] = x
+}
+
+// waitDelayVar returns the variable the wait wn's delay is, or nil.
+func (w *walker) waitDelayVar(wn ast.Node) types.Object {
+	wt := w.classifyWait(wn)
+	if wt == nil || wt.Delay == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(wt.Delay).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := w.info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// assignedAfter reports whether every assignment of v in loop comes after
+// the wait wn: a round waits what the round before left in v.
+func (w *walker) assignedAfter(v types.Object, wn ast.Node, loop ast.Stmt) bool {
+	waited := wn.End()
+	if sel, isSelect := wn.(*ast.SelectStmt); isSelect {
+		// The wait is over when its case fires.
+		for _, cc := range sel.Body.List {
+			if u := commRecv(cc.(*ast.CommClause).Comm); u != nil && w.isWaitRecv(u.X) {
+				waited = u.End()
+			}
+		}
+	}
+	ok := true
+	ast.Inspect(loop, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || !ok {
+			return ok
+		}
+		for _, l := range as.Lhs {
+			if w.isVar(l, v) && as.Pos() < waited {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
 // siteWaits classifies the waits between attempts, in source order. An
 // operation that also waits (processOnce sleeping before a retry) counts
 // as the wait only when nothing else waits.
-func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool) []*Wait {
+func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool, chosen map[ast.Node]ast.Expr) []*Wait {
 	var wn []ast.Node
 	for n := range waits {
 		wn = append(wn, n)
@@ -551,10 +652,26 @@ func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool) []*Wait {
 			continue
 		}
 		if wt := w.classifyWait(n); wt != nil {
+			if x, ok := chosen[n]; ok {
+				w.chooseDelay(wt, x)
+			}
 			out = append(out, wt)
 		}
 	}
 	return out
+}
+
+// chooseDelay judges a wait that success shares by the delay the failure
+// chose for it (nil: failures choose differently). No fix rewrites it:
+// the wait paces the successful rounds too.
+func (w *walker) chooseDelay(wt *Wait, x ast.Expr) {
+	wt.Shared, wt.Related, wt.Note = true, nil, ""
+	if x == nil {
+		wt.Growth, wt.Jitter = GrowthUnknown, false
+		return
+	}
+	wt.Delay, wt.Related = x, []token.Pos{x.Pos()}
+	w.judgeDelay(wt)
 }
 
 // opWait reports whether the wait n is one of the operations, and not a

@@ -18,6 +18,10 @@ type Result struct {
 	// KeyHeaders are the extra idempotency key header names the sites
 	// were classified with (-retryidempotency.headers), as given.
 	KeyHeaders []string
+	// Resent are the writes built here with a request builder and handed
+	// to a sender that re-sends them through a retrying client (a
+	// wrapper's Do method): judged where they are built.
+	Resent []*Request
 }
 
 // Shape is the syntactic form of a retry site.
@@ -99,6 +103,9 @@ type Wait struct {
 	Growth      Growth
 	Jitter      bool // randomness flows into the delay
 	Cancellable bool // the wait is raced against a context or stop channel
+	// Shared: successful rounds wait here too, for a delay of their own;
+	// Delay is the one a failure chooses (wait = time.Second).
+	Shared bool
 	// Related are places that decide the delay (a function computing it).
 	Related []token.Pos
 	// Note describes where the growth was seen, for messages.
@@ -213,6 +220,9 @@ type Site struct {
 	// LibBudgetless that the library call holds no budget of its own.
 	LibOp         ast.Expr
 	LibBudgetless bool
+	// LibAnyMethod: the library call re-sends its request whatever the
+	// method (libmodel.Site.AnyMethod).
+	LibAnyMethod bool
 	// LibIssues are the findings libmodel worded for a library site; a
 	// reporting analyzer reports those of its own check.
 	LibIssues []libmodel.Issue

@@ -84,6 +84,7 @@ type walker struct {
 	decls       map[*types.Func]*ast.FuncDecl
 	facts       map[*types.Func]*FuncFact
 	importsHTTP bool // the package imports net/http
+	importsRH   bool // ... or go-retryablehttp
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
 	cur            *fnScope                // the function being examined
@@ -123,6 +124,7 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	for _, fs := range fns {
 		w.enter(fs)
 		res.Sites = append(res.Sites, w.helperCalls(fs)...)
+		res.Resent = append(res.Resent, w.resentRequests(fs)...)
 	}
 	w.markOwnRemote(res.Sites)
 	for _, f := range pass.Files {
@@ -148,8 +150,11 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 func (w *walker) relevant() bool {
 	relevant := false
 	for _, imp := range w.pass.Pkg.Imports() {
-		if imp.Path() == "net/http" {
+		switch imp.Path() {
+		case "net/http":
 			w.importsHTTP = true
+		case retryablehttpPath:
+			w.importsRH = true
 		}
 		if relevantImport(imp.Path()) {
 			relevant = true
@@ -214,12 +219,13 @@ func (w *walker) ownSites(env *libmodel.Env, fns []*fnScope) []*Site {
 		if r == nil && fs.obj != nil {
 			r = w.libRetrier(fs, libSites) // a helper around a retry library
 		}
-		if r != nil {
+		rs := w.resendFact(fs, append(slices.Clip(libSites), w.quiet...))
+		if r != nil || rs != nil {
 			f := w.facts[fs.obj]
 			if f == nil {
 				f = &FuncFact{}
 			}
-			f.Retrier = r
+			f.Retrier, f.Resends = r, rs
 			w.facts[fs.obj] = f
 			w.pass.ExportObjectFact(fs.obj, f)
 		}
@@ -497,14 +503,14 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 			w.quiet = append(w.quiet, &Site{
 				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts,
+				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
 			})
 			continue
 		}
 		out = append(out, &Site{
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts,
+			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
 		})
 	}
 	return out

@@ -57,6 +57,10 @@ type path struct {
 	exitPos   token.Pos // where the path left
 	// jumpTo is the label a goto other than the attempt's own left to.
 	jumpTo *types.Label
+	// delays are the duration variables declared outside the loop that
+	// the path assigns, with the last value: what the next round's wait
+	// waits when its delay is one of them.
+	delays map[types.Object]ast.Expr
 }
 
 type split struct {
@@ -81,6 +85,12 @@ func (p *path) clone() *path {
 		q.status[k] = v
 	}
 	q.waits = append([]ast.Node(nil), p.waits...)
+	if len(p.delays) > 0 {
+		q.delays = make(map[types.Object]ast.Expr, len(p.delays))
+		for k, v := range p.delays {
+			q.delays[k] = v
+		}
+	}
 	return q
 }
 
@@ -150,6 +160,9 @@ func (p *path) key() string {
 	}
 	if p.jumpTo != nil {
 		parts = append(parts, fmt.Sprintf("j%d", p.jumpTo.Pos()))
+	}
+	for o, e := range p.delays {
+		parts = append(parts, fmt.Sprintf("d%d=%d", o.Pos(), e.Pos()))
 	}
 	sort.Strings(parts)
 	for _, sp := range p.splits {
@@ -269,6 +282,12 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 	case *ast.AssignStmt:
 		for _, p := range ps {
 			s.assign(st.Lhs, st.Rhs, p)
+			if st.Tok != token.ASSIGN && st.Tok != token.DEFINE && p.delays != nil {
+				// d *= 2: the variable as the function changes it.
+				if obj := s.obj(st.Lhs[0]); obj != nil && p.delays[obj] != nil {
+					p.delays[obj] = st.Lhs[0]
+				}
+			}
 		}
 		return ps
 	case *ast.DeclStmt:
@@ -817,6 +836,12 @@ func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallEx
 
 // assignOne records l = r for a variable obj.
 func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
+	if s.carried(obj) {
+		if p.delays == nil {
+			p.delays = map[types.Object]ast.Expr{}
+		}
+		p.delays[obj] = r
+	}
 	if call, ok := r.(*ast.CallExpr); ok && s.ops[call] {
 		failing := call == s.fail
 		if failing {
@@ -859,6 +884,16 @@ func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
 		return
 	}
 	s.set(l, Unknown, p)
+}
+
+// carried reports whether obj is a duration variable declared outside the
+// loop: a value the path gives it is there when the next round starts.
+func (s *sim) carried(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	if !ok || s.loop == nil || !isDurationType(v.Type()) || v.Parent() == nil || v.Parent() == types.Universe {
+		return false
+	}
+	return v.Pos() < s.loop.Pos() || v.Pos() >= s.loop.End()
 }
 
 // chanValue is what is known of a channel assigned: nil, or a channel

@@ -65,6 +65,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 // related names the site and any further fixed waits of it.
 func related(s *retryloop.Site) []analysis.RelatedInformation {
 	out := []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())}
+	if w := s.Waits[0]; w.Shared && w.Delay != nil {
+		out = append(out, diag.Related(w.Delay.Pos(), "a failure chooses this delay for the next round"))
+	}
 	for _, w := range s.Waits[1:] {
 		if w.Kind != retryloop.WaitHelper && w.Kind != retryloop.WaitLibrary {
 			out = append(out, diag.Related(w.Node.Pos(), "it waits a fixed delay here too"))

@@ -75,6 +75,10 @@ type Env struct {
 	Files []*ast.File
 
 	awsConfigured *bool // the package configures an aws retryer (ClientRetries)
+	// fieldWrites caches the values the package gives unexported fields
+	// (fieldUnread: some write cannot be followed).
+	fieldWrites map[*types.Var][]fieldWrite
+	fieldUnread map[*types.Var]bool
 }
 
 // DefaultKeyHeaders are the idempotency key headers net/http itself honours
@@ -107,6 +111,10 @@ type Site struct {
 	// Attempts is the most attempts one call makes, as far as the
 	// configuration in view shows (AttemptsUnknown, AttemptsUnbounded).
 	Attempts int
+	// AnyMethod: the call re-sends its request whatever its method (a
+	// retryablehttp client known to retry, whose CheckRetry ignores the
+	// method): a POST built elsewhere is re-sent too.
+	AnyMethod bool
 }
 
 // Sites finds library retry sites in one function body (fn is *ast.FuncDecl

@@ -20,12 +20,42 @@ type rhClient struct {
 	custom  bool
 	budget  bool // a hook consults a budget
 	timeout bool // the inner HTTP client may have a timeout
+	// lit: made by a composite literal, whose unset fields are zero (no
+	// RetryMax: no retries; no Backoff: none of the default's).
+	lit bool
+	// held: the client is an unexported field's, configured in another
+	// function: no fix edits it from here.
+	held bool
 }
 
 func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
+	if f := s.heldField(recv); f != nil {
+		return s.rhFieldClient(f, map[*types.Var]bool{})
+	}
 	cl := &rhClient{}
 	c := s.collect(recv, at.Pos())
-	if c.opaque || len(c.lits) > 0 {
+	if c.opaque {
+		return cl
+	}
+	if len(c.lits) > 0 {
+		// &retryablehttp.Client{...}: what it sets, and zero for the
+		// rest (no RetryMax: no retries).
+		if len(c.lits) != 1 || len(c.calls) > 0 || !isNamed(typeOf(s.env.Info, c.lits[0]), retryablehttp, "Client") {
+			return cl
+		}
+		cl.known, cl.newCall, cl.lit = true, c.lits[0], true
+		for _, e := range c.lits[0].Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				return &rhClient{}
+			}
+			id, isID := kv.Key.(*ast.Ident)
+			if !isID {
+				return &rhClient{}
+			}
+			s.rhOption(cl, id.Name, kv.Value, nil)
+		}
+		s.rhFields(cl, c.fields)
 		return cl
 	}
 	var news []*ast.CallExpr
@@ -38,41 +68,51 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 		return cl
 	}
 	cl.known, cl.newCall = true, news[0]
-	for _, as := range c.fields {
+	s.rhFields(cl, c.fields)
+	return cl
+}
+
+// rhFields reads the assignments to the client's fields (cl.RetryMax = 3).
+func (s *scope) rhFields(cl *rhClient, fields []*ast.AssignStmt) {
+	for _, as := range fields {
 		for i, l := range as.Lhs {
 			sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
 			if !ok || len(as.Rhs) != len(as.Lhs) {
 				cl.known = false
 				continue
 			}
-			rhs := as.Rhs[i]
-			switch sel.Sel.Name {
-			case "Backoff":
-				cl.backoff, cl.backoffAt = rhs, as
-			case "RetryMax":
-				cl.retryMax = rhs
-			case "CheckRetry", "PrepareRetry", "RequestLogHook":
-				if s.objIs(rhs, retryablehttp, "DefaultRetryPolicy") || s.objIs(rhs, retryablehttp, "ErrorPropagatedRetryPolicy") {
-					continue
-				}
-				body := s.funcBody(rhs)
-				switch {
-				case body == nil:
-					// A hook we cannot read may check the method or a budget.
-					cl.budget = true
-					cl.custom = cl.custom || sel.Sel.Name == "CheckRetry"
-				case s.budgeted(body):
-					cl.budget = true
-				}
-				if body != nil && sel.Sel.Name == "CheckRetry" && mentionsMethod(body) {
-					cl.custom = true
-				}
-			case "HTTPClient", "Timeout", "Transport":
-				cl.timeout = true
-			}
+			s.rhOption(cl, sel.Sel.Name, as.Rhs[i], as)
 		}
 	}
-	return cl
+}
+
+// rhOption reads one field of the client set to rhs (by an assignment at,
+// or in its composite literal when at is nil).
+func (s *scope) rhOption(cl *rhClient, name string, rhs ast.Expr, at *ast.AssignStmt) {
+	switch name {
+	case "Backoff":
+		cl.backoff, cl.backoffAt = rhs, at
+	case "RetryMax":
+		cl.retryMax = rhs
+	case "CheckRetry", "PrepareRetry", "RequestLogHook":
+		if s.objIs(rhs, retryablehttp, "DefaultRetryPolicy") || s.objIs(rhs, retryablehttp, "ErrorPropagatedRetryPolicy") {
+			return
+		}
+		body := s.funcBody(rhs)
+		switch {
+		case body == nil:
+			// A hook we cannot read may check the method or a budget.
+			cl.budget = true
+			cl.custom = cl.custom || name == "CheckRetry"
+		case s.budgeted(body):
+			cl.budget = true
+		}
+		if body != nil && name == "CheckRetry" && mentionsMethod(body) {
+			cl.custom = true
+		}
+	case "HTTPClient", "Timeout", "Transport":
+		cl.timeout = true
+	}
 }
 
 func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
@@ -93,14 +133,20 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		if n, ok := s.intConst(cl.retryMax); ok && n <= 0 {
 			return nil // RetryMax 0: no retries, not a retry site
 		}
+	} else if cl.lit {
+		return nil // a literal without RetryMax makes one attempt
 	}
 	b := newSite(call)
 	if !cl.known {
 		return b.site
 	}
+	b.site.AnyMethod = !cl.custom
 	q := s.qualifier(retryablehttp)
+	if cl.held {
+		q = "" // configured in another function: no fix from here
+	}
 	// Jitter: DefaultBackoff doubles RetryWaitMin with no randomness.
-	if cl.backoff == nil || s.objIs(cl.backoff, retryablehttp, "DefaultBackoff") {
+	if cl.backoff == nil && !cl.lit || s.objIs(cl.backoff, retryablehttp, "DefaultBackoff") {
 		b.add(s.rhNoJitter(call, cl, q))
 	}
 	if cl.retryMax != nil {
@@ -152,7 +198,7 @@ func (s *scope) rhNoJitter(call *ast.CallExpr, cl *rhClient, q string) Issue {
 	if q == "" {
 		return i
 	}
-	if cl.backoffAt != nil {
+	if cl.backoffAt != nil || cl.lit && cl.backoff != nil {
 		return i.fix("Use retryablehttp.RateLimitLinearJitterBackoff", replace(cl.backoff, q+".RateLimitLinearJitterBackoff"))
 	}
 	if v, stmt := s.definingStmt(cl.newCall); v != "" {
@@ -275,6 +321,15 @@ func (s *scope) funcBody(e ast.Expr) ast.Node {
 		if fn, ok := s.obj(x).(*types.Func); ok {
 			if b := s.declBody(fn); b != nil {
 				return b
+			}
+		}
+	case *ast.SelectorExpr:
+		// A method value (client.retryHTTPCheck): its declaration.
+		if sel, ok := s.env.Info.Selections[x]; ok && sel.Kind() == types.MethodVal {
+			if fn, ok := sel.Obj().(*types.Func); ok {
+				if b := s.declBody(fn); b != nil {
+					return b
+				}
 			}
 		}
 	}

@@ -1,0 +1,113 @@
+package apiclient
+
+import (
+	"context"
+	"crypto/rand"
+	"net/http"
+)
+
+type Run struct{ ID string }
+
+// Writes built in this package and sent by Do.
+
+func (c *Client) CreateRun(ctx context.Context, opts any) (*Run, error) {
+	req, err := c.NewRequest("POST", "runs", opts) // want `POST request is re-sent by a retrying client without an idempotency key`
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{}
+	if err := req.Do(ctx, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (c *Client) UpdateRun(ctx context.Context, id string, opts any) (*Run, error) {
+	req, err := c.NewRequest(http.MethodPatch, "runs/"+id, opts) // want `PATCH request is re-sent by a retrying client without an idempotency key`
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{}
+	return r, req.Do(ctx, r)
+}
+
+func (c *Client) CreateRunFixed(ctx context.Context, opts any) error {
+	req, err := c.NewCreate("runs", opts) // want `POST request is re-sent by a retrying client without an idempotency key`
+	if err != nil {
+		return err
+	}
+	return req.Do(ctx, nil)
+}
+
+// Look-alikes.
+
+// Idempotent methods.
+func (c *Client) ReadRun(ctx context.Context, id string) (*Run, error) {
+	req, err := c.NewRequest("GET", "runs/"+id, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{}
+	return r, req.Do(ctx, r)
+}
+
+func (c *Client) DeleteRun(ctx context.Context, id string) error {
+	req, err := c.NewRequest(http.MethodDelete, "runs/"+id, nil)
+	if err != nil {
+		return err
+	}
+	return req.Do(ctx, nil)
+}
+
+// A key set by the caller, once for all the client's attempts.
+func (c *Client) CreateRunKeyed(ctx context.Context, opts any) error {
+	req, err := c.NewRequest("POST", "runs", opts)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", rand.Text())
+	return req.Do(ctx, nil)
+}
+
+// Headers touched some other way: cannot tell.
+func (c *Client) CreateRunHeaders(ctx context.Context, opts any, h http.Header) error {
+	req, err := c.NewRequest("POST", "runs", opts)
+	if err != nil {
+		return err
+	}
+	req.Header = h
+	return req.Do(ctx, nil)
+}
+
+// Headers the caller hands over: cannot tell.
+func (c *Client) CreateRunWith(ctx context.Context, h http.Header) error {
+	req, err := c.NewRequestWithHeaders("POST", "runs", h)
+	if err != nil {
+		return err
+	}
+	return req.Do(ctx, nil)
+}
+
+// Sent once, without the retrying client.
+func (c *Client) CreateRunOnce(ctx context.Context, opts any) error {
+	req, err := c.NewRequest("POST", "runs", opts)
+	if err != nil {
+		return err
+	}
+	return req.Once(ctx)
+}
+
+// Built and never sent.
+func (c *Client) Prepare(opts any) (*Request, error) {
+	req, err := c.NewRequest("POST", "runs", opts)
+	return req, err
+}
+
+// A method the caller passes on: unknown here.
+func (c *Client) Send(ctx context.Context, method string) error {
+	req, err := c.NewRequest(method, "runs", nil)
+	if err != nil {
+		return err
+	}
+	return req.Do(ctx, nil)
+}
