@@ -75,85 +75,6 @@ func pkgPath(fn *types.Func) string {
 	return fn.Pkg().Path()
 }
 
-// remoteFuncs are standard-library calls that reach the network.
-var remoteFuncs = map[string]bool{
-	"net/http.Get": true, "net/http.Head": true, "net/http.Post": true, "net/http.PostForm": true,
-	"net/http.Client.Do": true, "net/http.Client.Get": true, "net/http.Client.Head": true,
-	"net/http.Client.Post": true, "net/http.Client.PostForm": true,
-	"net/http.Transport.RoundTrip": true, "net/http.RoundTripper.RoundTrip": true,
-	"net.Dial": true, "net.DialTimeout": true, "net.DialTCP": true, "net.DialUDP": true, "net.DialUnix": true,
-	"net.Dialer.Dial": true, "net.Dialer.DialContext": true, "net.LookupHost": true, "net.LookupIP": true,
-	"net.Resolver.LookupHost": true, "net.Resolver.LookupIPAddr": true,
-	"crypto/tls.Dial": true, "crypto/tls.DialWithDialer": true, "crypto/tls.Dialer.DialContext": true,
-	"net/smtp.Dial": true, "net/smtp.SendMail": true, "net/rpc.Dial": true, "net/rpc.DialHTTP": true,
-	"net/rpc.Client.Call": true,
-	"net.Conn.Write":      true, "net.Conn.Read": true, "net.TCPConn.Write": true, "net.TCPConn.Read": true,
-	"net.UDPConn.Write": true, "net.UDPConn.Read": true, "crypto/tls.Conn.Write": true, "crypto/tls.Conn.Read": true,
-	"crypto/tls.Conn.Handshake": true, "crypto/tls.Conn.HandshakeContext": true,
-}
-
-// remotePkgPrefixes are packages whose exported calls (with an error result) reach the network.
-var remotePkgPrefixes = []string{
-	"database/sql",
-	"google.golang.org/grpc",
-	"github.com/redis/go-redis", "github.com/go-redis/redis",
-	"github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
-	"github.com/nats-io/nats.go", "github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp",
-	"github.com/jackc/pgx", "github.com/lib/pq", "go.mongodb.org/mongo-driver",
-	"github.com/aws/aws-sdk-go-v2/service/", "cloud.google.com/go/",
-	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty",
-}
-
-// sqlRemote lists the database/sql methods that talk to the server.
-func sqlRemote(name string) bool {
-	switch name {
-	case "Query", "QueryContext", "QueryRow", "QueryRowContext", "Exec", "ExecContext",
-		"Ping", "PingContext", "Begin", "BeginTx", "Commit", "Prepare", "PrepareContext", "Conn":
-		return true
-	}
-	return false
-}
-
-// isRemoteFunc reports whether fn reaches the network by itself.
-func (c *walker) isRemoteFunc(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	if remoteFuncs[funcPath(fn)] {
-		return true
-	}
-	path := fn.Pkg().Path()
-	if path == c.pass.Pkg.Path() {
-		return false
-	}
-	if !returnsError(fn) {
-		return false
-	}
-	if path == "database/sql" {
-		return sqlRemote(fn.Name())
-	}
-	for _, p := range append(remotePkgPrefixes, c.opts.RemotePkgs...) {
-		if p != "" && (path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") || strings.HasPrefix(path, p) && strings.HasSuffix(p, "/")) {
-			return true
-		}
-	}
-	// A gRPC-generated client method: an interface method taking ...grpc.CallOption.
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() {
-		last := sig.Params().At(sig.Params().Len() - 1).Type()
-		if s, ok := last.(*types.Slice); ok {
-			if n, ok := types.Unalias(s.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil &&
-				n.Obj().Pkg().Path() == "google.golang.org/grpc" && n.Obj().Name() == "CallOption" {
-				return true
-			}
-		}
-	}
-	var fact FuncFact
-	if c.pass.ImportObjectFact(fn, &fact) && fact.Remote {
-		return true
-	}
-	return false
-}
-
 // returnsError reports whether fn's last result is error.
 func returnsError(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
@@ -366,28 +287,4 @@ func (w *walker) packageFiles() []ast.Node {
 		ns[i] = f
 	}
 	return ns
-}
-
-// reachesRemote reports whether a function literal makes a remote call,
-// its nested literals aside.
-func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
-	if w.litDepth > 4 {
-		return nil
-	}
-	w.litDepth++
-	defer func() { w.litDepth-- }()
-	var found *ast.CallExpr
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		if c, ok := n.(*ast.CallExpr); ok && w.isRemoteCall(c) {
-			found = c
-		}
-		return found == nil
-	})
-	return found
 }

@@ -438,11 +438,6 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
 	return out
 }
 
-// Budgeted reports whether s consults a retry budget.
-func (s *Site) Budgeted() bool {
-	return len(s.Budget) > 0 || s.FuncBudget || s.Shape == ShapeLibrary && !s.LibBudgetless
-}
-
 // Product returns the number of attempts a chain of layers makes at most,
 // and whether every count is known and bounded; unbounded reports that a
 // layer has no limit.
@@ -496,16 +491,6 @@ func WorstLayer(in []*Layer) *Layer {
 		}
 	}
 	return best
-}
-
-// Chain returns the attempt counts of s and of its worst inner layers,
-// outermost first.
-func (s *Site) Chain() []int {
-	chain := []int{s.Attempts}
-	if x := s.Worst(); x != nil {
-		chain = append(chain, x.Chain...)
-	}
-	return chain
 }
 
 // FuncName names fn for messages: pkg.Func or pkg.(*T).Method.
@@ -609,7 +594,3 @@ func ChainString(chain []int) string {
 	}
 	return strings.Join(parts, " × ")
 }
-
-// Worst returns the inner layer whose chain makes the most attempts (an
-// unbounded one first), or nil when the operation does not retry again.
-func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }

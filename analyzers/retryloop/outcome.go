@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -1503,4 +1504,273 @@ func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
 		return !round
 	})
 	return !round
+}
+
+// simulate walks the body under success and under each op's failure.
+func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
+	s.kept = keptOps(&ast.BlockStmt{List: stmts}, s.ops)
+	if len(s.kept) == 0 {
+		return nil
+	}
+	s.fail = nil
+	succ := successPaths(s.run(stmts))
+	if s.overflow {
+		return nil
+	}
+	// Waits on the success paths that go round again: a loop that waits
+	// the same way after success is periodic (a ticker, a poller), and
+	// those waits are not between attempts of a failed call.
+	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
+	for op := range s.ops {
+		if !s.kept[op] || succ.onlyAborts(op) {
+			continue // its outcome is discarded, or success is the failure
+		}
+		exits := succ.exits(op)
+		for _, mode := range []opMode{modeErr, modeStatus} {
+			if mode == modeStatus && !w.returnsResponse(op) {
+				continue
+			}
+			r.tryFailure(s, stmts, op, mode, exits)
+		}
+	}
+	if len(r.retried) == 0 {
+		return nil
+	}
+	site := &Site{Consume: !r.anySuccessExit, StatusRetry: r.statusRetry}
+	slices.SortFunc(r.retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
+	site.Ops = r.retried
+	site.Ctx.Consulted = r.consult
+	site.Waits = w.siteWaits(s, r.waits, r.chosen)
+	return site
+}
+
+// successPaths are the paths of the walk under success.
+type successPaths []*path
+
+// exits reports whether success of op can leave the site: a path that
+// tested op's outcome and left, not by cancellation or abort.
+func (succ successPaths) exits(op *ast.CallExpr) bool {
+	for _, p := range succ {
+		if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyAborts reports whether every success path that looked at op aborts
+// (t.Fatal, panic): a test repeating a call it expects to fail.
+func (succ successPaths) onlyAborts(op *ast.CallExpr) bool {
+	seen := false
+	for _, p := range succ {
+		if p.observed[op] {
+			if !p.abort {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
+// waitsRound returns the waits on the success paths that go round again.
+func (succ successPaths) waitsRound() map[ast.Node]bool {
+	waits := map[ast.Node]bool{}
+	for _, p := range succ {
+		if p.out == outNext {
+			for _, wn := range p.waits {
+				waits[wn] = true
+			}
+		}
+	}
+	return waits
+}
+
+// retries gathers what the failure walks find: the operations retried,
+// the waits between their attempts, and how the site treats them.
+type retries struct {
+	w            *walker
+	loop         ast.Stmt
+	succ         successPaths
+	successWaits map[ast.Node]bool // waits that success goes round with too
+	// chosen are the delays failure paths choose for a wait success
+	// shares (nil where two failures choose differently).
+	chosen         map[ast.Node]ast.Expr
+	retried        []*ast.CallExpr
+	waits          map[ast.Node]bool
+	consult        bool
+	anySuccessExit bool
+	statusRetry    bool
+}
+
+// tryFailure walks the body under op's failure in mode and records op as
+// retried when the failure comes round again.
+func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode opMode, exits bool) {
+	s.fail, s.mode, s.seenFail, s.ambiguous = op, mode, false, false
+	ps := s.run(stmts)
+	if mode == modeStatus && s.seenFail && s.ambiguous {
+		r.statusRetry = true // a status test that may let a failure go round
+	}
+	if s.overflow || !s.seenFail || s.ambiguous {
+		return
+	}
+	fp := failurePaths{ps: ps, op: op, mode: mode}
+	if fp.pollsRound() {
+		r.statusRetry = true
+	}
+	comesRound, withWait := fp.comesRound(r)
+	// A consume loop (success goes on) is a retry only where its
+	// error branch waits and calls again.
+	if !comesRound || !exits && !withWait {
+		return
+	}
+	for _, p := range ps {
+		if fp.round(p) && !fp.polled(p) {
+			for _, wn := range p.waits {
+				r.waits[wn] = true
+				if x := r.chosenDelay(wn, p); x != nil {
+					r.choose(wn, x)
+				}
+			}
+		}
+		if p.consult {
+			r.consult = true
+		}
+	}
+	if exits {
+		r.anySuccessExit = true
+	}
+	if mode == modeStatus {
+		r.statusRetry = true
+	}
+	if !slices.Contains(r.retried, op) {
+		r.retried = append(r.retried, op)
+	}
+}
+
+// failurePaths are the paths of the walk under op's failure in mode.
+type failurePaths struct {
+	ps   []*path
+	op   *ast.CallExpr
+	mode opMode
+}
+
+// round reports whether p goes round again having tested op's outcome.
+func (fp failurePaths) round(p *path) bool {
+	return p.out == outNext && p.observed[fp.op]
+}
+
+// roundOnFailure reports whether p goes round again on op's failure: for
+// a failure status, one it tested.
+func (fp failurePaths) roundOnFailure(p *path) bool {
+	return fp.round(p) && (fp.mode == modeErr || p.statusObs)
+}
+
+// polled reports whether p tells a failure status from a 2xx code by
+// equality only (!= 200): a poll's "not yet", not a retry.
+func (fp failurePaths) polled(p *path) bool {
+	return fp.mode == modeStatus && p.pollTest
+}
+
+// pollsRound reports whether a polled failure status goes round: not a
+// retry, though no fix may take the error for the only failure.
+func (fp failurePaths) pollsRound() bool {
+	for _, p := range fp.ps {
+		if fp.roundOnFailure(p) && fp.polled(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// comesRound reports whether the failure goes round again, and whether
+// it waits on the way with a wait that success does not share.
+func (fp failurePaths) comesRound(r *retries) (comesRound, withWait bool) {
+	for _, p := range fp.ps {
+		if !fp.roundOnFailure(p) || fp.polled(p) {
+			continue
+		}
+		comesRound = true
+		for _, wn := range p.waits {
+			if !r.successWaits[wn] || r.chosenDelay(wn, p) != nil {
+				withWait = true
+			}
+		}
+	}
+	return comesRound, withWait
+}
+
+// chosenDelay returns the delay failure path p chooses for the wait wn
+// that every round starts with, when success chooses another: a loop
+// that waits every after success and a second after a failure
+// (case <-time.After(wait): if err != nil { wait = time.Second } else {
+// wait = every }) retries at a second. Nil when the wait's delay is no
+// variable the rounds carry, some round sets it before the wait, the
+// failure keeps it, or a success going round with wn keeps it or
+// chooses the same.
+func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
+	if !r.successWaits[wn] || len(p.delays) == 0 {
+		return nil
+	}
+	v := r.w.waitDelayVar(wn)
+	x := p.delays[v]
+	if x == nil || !r.w.assignedAfter(v, wn, r.loop) {
+		return nil
+	}
+	seen := false
+	for _, sp := range r.succ {
+		if sp.out != outNext || !slices.Contains(sp.waits, wn) {
+			continue
+		}
+		y := sp.delays[v]
+		if y == nil || types.ExprString(y) == types.ExprString(x) {
+			return nil
+		}
+		seen = true
+	}
+	if !seen {
+		return nil
+	}
+	return x
+}
+
+// choose records x as the delay a failure chooses for wn; two failures
+// choosing differently leave it unknown (nil).
+func (r *retries) choose(wn ast.Node, x ast.Expr) {
+	if r.chosen == nil {
+		r.chosen = map[ast.Node]ast.Expr{}
+	}
+	if old, ok := r.chosen[wn]; ok && (old == nil || types.ExprString(old) != types.ExprString(x)) {
+		r.chosen[wn] = nil
+		return
+	}
+	r.chosen[wn] = x
+}
+
+func (w *walker) returnsResponse(call *ast.CallExpr) bool {
+	tup, ok := w.info.TypeOf(call).(*types.Tuple)
+	return ok && tup.Len() == 2 && isResponse(tup.At(0).Type())
+}
+
+// isResponse reports whether t is *http.Response or a client library's
+// own response (a pointer to a struct with an integer StatusCode field,
+// sendgrid's *rest.Response): its status can name a failure.
+func isResponse(t types.Type) bool {
+	if isNamed(t, "net/http", "Response") {
+		return true
+	}
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Name() == "StatusCode" && isInt(f.Type()) {
+			return true
+		}
+	}
+	return false
 }

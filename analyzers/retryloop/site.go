@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"net/textproto"
+	"slices"
+	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
@@ -312,3 +315,100 @@ func (s *Site) WaitsElsewhere(info *types.Info) bool {
 // KeyHeaders returns the extra idempotency key header names the site was
 // classified with (Result.KeyHeaders), for Request.HasKey.
 func (s *Site) KeyHeaders() []string { return s.keyHeaders }
+
+// String renders a site's classification for the model's tests.
+func (s *Site) String() string {
+	var b strings.Builder
+	b.WriteString("retry site: shape=" + s.Shape.String())
+	if s.Consume {
+		b.WriteString(" consume")
+	}
+	b.WriteString(" bound=" + s.Bound.String())
+	b.WriteString(" delay=" + s.Delay().String())
+	if s.Jittered() {
+		b.WriteString(" jitter=yes")
+	} else {
+		b.WriteString(" jitter=no")
+	}
+	b.WriteString(" ctx=" + s.Ctx.Attempts.String())
+	if s.Ctx.Consulted {
+		b.WriteString(" consulted")
+	}
+	if s.Remote != nil {
+		b.WriteString(" remote")
+	}
+	if len(s.Budget) > 0 {
+		b.WriteString(" budget")
+	}
+	for _, r := range s.Requests {
+		m := r.Method
+		if m == "" {
+			m = "?"
+		}
+		b.WriteString(" req=" + m)
+		if r.hasKey(s.keyHeaders) {
+			b.WriteString("+key")
+		}
+		if r.KeyInLoop {
+			b.WriteString("(minted-in-loop)")
+		}
+	}
+	if s.Attempts != AttemptsUnknown {
+		b.WriteString(" attempts=" + ChainString([]int{s.Attempts}))
+	}
+	if in := s.Worst(); in != nil {
+		b.WriteString(" nested=" + strings.ReplaceAll(ChainString(in.Chain), " × ", "x"))
+	}
+	return b.String()
+}
+
+// HasKey reports whether the request sets one of the key headers
+// (defaults plus extra, canonicalised).
+func (r *Request) HasKey(extra []string) bool { return r.hasKey(extra) }
+
+func (r *Request) hasKey(extra []string) bool {
+	for _, h := range r.Headers {
+		if isKeyHeader(h, extra) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKeyHeader(h string, extra []string) bool {
+	if slices.Contains(defaultKeyHeaders, h) {
+		return true
+	}
+	for _, x := range extra {
+		if textproto.CanonicalMIMEHeaderKey(x) == h {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultKeyHeaders are the idempotency key headers always recognised; not
+// exported, so that the only way to add one is the -headers option.
+var defaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
+
+// NonIdempotent reports whether the request's method needs a key (POST, PATCH).
+func (r *Request) NonIdempotent() bool { return r.Method == "POST" || r.Method == "PATCH" }
+
+// Budgeted reports whether s consults a retry budget.
+func (s *Site) Budgeted() bool {
+	return len(s.Budget) > 0 || s.FuncBudget || s.Shape == ShapeLibrary && !s.LibBudgetless
+}
+
+// Chain returns the attempt counts of s and of its worst inner layers,
+// outermost first.
+func (s *Site) Chain() []int {
+	chain := []int{s.Attempts}
+	if x := s.Worst(); x != nil {
+		chain = append(chain, x.Chain...)
+	}
+	return chain
+}
+
+// Worst returns the inner layer whose chain makes the most attempts (an
+// unbounded one first), or nil when the operation does not retry again.
+func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }

@@ -1,0 +1,404 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// isFailover reports whether the attempts target different elements: an
+// operation's arguments depend on a variable the loop changes (the range
+// index, a counter, the next node).
+func (w *walker) isFailover(loop ast.Stmt, body *ast.BlockStmt, ops []*ast.CallExpr) bool {
+	f := &failover{w: w, changing: map[types.Object]bool{}, defs: map[types.Object]ast.Expr{}, movedFields: map[string]bool{}}
+	f.loopMoves(loop)
+	f.bodyCounters(body, ops)
+	// Elements taken from a source the loop drains (cn, err = p.popIdle();
+	// if cn == nil { break }): each pass works on the next one.
+	for v := range w.drained(body) {
+		f.changing[v] = true
+	}
+	f.localDefs(body)
+	f.fieldsMoved(body)
+	roots, depends := f.targets(ops)
+	return depends || f.storesElement(body, roots)
+}
+
+// failover is what isFailover learns of a loop: the variables and fields
+// that change from one pass to the next, and the locals defined in it.
+type failover struct {
+	w           *walker
+	changing    map[types.Object]bool
+	defs        map[types.Object]ast.Expr // a local's value in the loop
+	movedFields map[string]bool           // fields moved by the loop, by their text
+}
+
+// loopMoves adds the variables the loop header moves: those a for loop
+// declares and then moves (a cursor: for d := dir; ; { ...; d = parent }),
+// those its post statement names, and the range key and value.
+func (f *failover) loopMoves(loop ast.Stmt) {
+	info := f.w.info
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		if as, ok := l.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, lhs := range as.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok {
+					if v, ok := info.Defs[id].(*types.Var); ok && f.w.modifiedIn(v, l.Body) {
+						f.changing[v] = true
+					}
+				}
+			}
+		}
+		if l.Post != nil {
+			ast.Inspect(l.Post, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						f.changing[v] = true
+					}
+				}
+				return true
+			})
+		}
+	case *ast.RangeStmt:
+		for _, e := range []ast.Expr{l.Key, l.Value} {
+			if id, ok := e.(*ast.Ident); ok && info.Defs[id] != nil {
+				f.changing[info.Defs[id]] = true
+			}
+		}
+	}
+}
+
+// bodyCounters adds the variables incremented in the body, other than a
+// count of the attempts.
+func (f *failover) bodyCounters(body *ast.BlockStmt, ops []*ast.CallExpr) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n, ok := n.(*ast.IncDecStmt); ok {
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v, ok := f.w.info.Uses[id].(*types.Var); ok && !f.w.isCounterOnly(v, body, ops) {
+					f.changing[v] = true
+				}
+			}
+		}
+		return true
+	})
+}
+
+// localDefs records the values of the locals assigned in the loop, which
+// change with a changing variable, and adds the cursors moved by
+// arithmetic on themselves (cur = (cur+1) % n).
+func (f *failover) localDefs(body *ast.BlockStmt) {
+	info := f.w.info
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) && len(as.Rhs) != 1 {
+			return true
+		}
+		for i, l := range as.Lhs {
+			r := as.Rhs[0]
+			if len(as.Lhs) == len(as.Rhs) {
+				r = as.Rhs[i]
+			}
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			o := info.Defs[id]
+			if o == nil {
+				o = info.Uses[id]
+			}
+			if o == nil {
+				continue
+			}
+			f.defs[o] = r
+			if v, ok := o.(*types.Var); ok && isInt(v.Type()) && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN ||
+				as.Tok == token.ASSIGN && refersTo(info, r, v)) {
+				f.changing[v] = true
+			}
+		}
+		return true
+	})
+}
+
+// fieldsMoved records the fields moved by the loop (r.cur = (r.cur+1) %
+// n; c.next++).
+func (f *failover) fieldsMoved(body *ast.BlockStmt) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && isInt(f.w.info.TypeOf(sel)) {
+					f.movedFields[types.ExprString(sel)] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if sel, ok := n.X.(*ast.SelectorExpr); ok {
+				f.movedFields[types.ExprString(sel)] = true
+			}
+		}
+		return true
+	})
+}
+
+// dependsOn reports whether e reads a moved field or a changing variable,
+// itself or through the locals it is defined from.
+func (f *failover) dependsOn(e ast.Expr, depth int) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && f.movedFields[types.ExprString(sel)] {
+			found = true
+			return false
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		o := f.w.info.Uses[id]
+		if o == nil {
+			return true
+		}
+		if f.changing[o] {
+			found = true
+		} else if d, ok := f.defs[o]; ok && depth < 4 && d != e {
+			found = f.dependsOn(d, depth+1)
+		}
+		return !found
+	})
+	return found
+}
+
+// targets reports whether an operation's argument or receiver depends on
+// what the loop changes; otherwise it returns the identifiers the
+// operations work on.
+func (f *failover) targets(ops []*ast.CallExpr) (roots map[types.Object]bool, depends bool) {
+	info := f.w.info
+	roots = map[types.Object]bool{}
+	for _, op := range ops {
+		for _, a := range op.Args {
+			if f.w.isContextExpr(a) {
+				continue
+			}
+			// The attempt number passed as is (for logs, metrics, an
+			// attempt header) does not change the target.
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && f.changing[v] && isInt(v.Type()) {
+					continue
+				}
+			}
+			if f.dependsOn(a, 0) {
+				return nil, true
+			}
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[id] != nil {
+				roots[info.Uses[id]] = true
+			}
+		}
+		if sel, ok := op.Fun.(*ast.SelectorExpr); ok {
+			if f.dependsOn(sel.X, 0) {
+				return nil, true
+			}
+			if id := rootIdent(sel.X); id != nil && info.Uses[id] != nil {
+				roots[info.Uses[id]] = true
+			}
+		}
+	}
+	return roots, false
+}
+
+// storesElement reports whether the loop stores an element of a list
+// into what the operations work on (nc.current = nc.servers[i];
+// nc.connect()).
+func (f *failover) storesElement(body *ast.BlockStmt, roots map[types.Object]bool) bool {
+	moved := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || moved || len(as.Lhs) != len(as.Rhs) {
+			return !moved
+		}
+		for i, l := range as.Lhs {
+			sel, ok := l.(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if id := rootIdent(sel); id != nil && roots[f.w.info.Uses[id]] && f.dependsOn(as.Rhs[i], 0) {
+				moved = true
+			}
+		}
+		return !moved
+	})
+	return moved
+}
+
+// drained returns the variables the loop body takes from a source that
+// can run dry: assigned from a call by a statement of the body, and tested
+// for emptiness by an if of the body that only breaks out of the loop
+// (if cn == nil { break }; if !ok { break }, ok from the same assignment).
+// A retry leaves on the operation's outcome, not on a source running out.
+func (w *walker) drained(body *ast.BlockStmt) map[types.Object]bool {
+	fromCall := map[types.Object][]types.Object{} // tested var -> the vars it speaks for
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			continue
+		}
+		if _, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !ok {
+			continue
+		}
+		var vars []types.Object
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if o := w.info.ObjectOf(id); o != nil {
+					vars = append(vars, o)
+				}
+			}
+		}
+		for _, v := range vars {
+			fromCall[v] = vars
+		}
+	}
+	out := map[types.Object]bool{}
+	for _, st := range body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+			continue
+		}
+		if br, ok := ifs.Body.List[0].(*ast.BranchStmt); !ok || br.Tok != token.BREAK || br.Label != nil {
+			continue
+		}
+		var tested types.Object
+		switch c := ast.Unparen(ifs.Cond).(type) {
+		case *ast.UnaryExpr: // !ok
+			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && c.Op == token.NOT && isBool(w.info.TypeOf(id)) {
+				tested = w.info.Uses[id]
+			}
+		case *ast.BinaryExpr: // cn == nil
+			if id, ok := ast.Unparen(c.X).(*ast.Ident); ok && c.Op == token.EQL && w.info.Types[c.Y].IsNil() {
+				tested = w.info.Uses[id]
+			}
+		}
+		for _, v := range fromCall[tested] {
+			if v != tested || !isBool(v.Type()) {
+				out[v] = true
+			}
+		}
+	}
+	return out
+}
+
+// rootIdent returns the identifier at the root of a selector chain.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// gotoFailover reports whether every jump back to the label first moves
+// an operation's argument to something else (mode = SSLModeDisable; goto
+// restart): each attempt targets another configuration, which is
+// failover, not retry (SPEC).
+func (w *walker) gotoFailover(rest []ast.Stmt, lbl *types.Label, ops map[*ast.CallExpr]bool) bool {
+	jumps, moved := 0, 0
+	var visit func(list []ast.Stmt)
+	visit = func(list []ast.Stmt) {
+		for i, st := range list {
+			if b, ok := st.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && w.info.Uses[b.Label] == lbl {
+				jumps++
+				if w.movesArgument(list[:i], ops) {
+					moved++
+				}
+				continue
+			}
+			ast.Inspect(st, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.BlockStmt:
+					visit(n.List)
+					return false
+				case *ast.CaseClause:
+					visit(n.Body)
+					return false
+				case *ast.CommClause:
+					visit(n.Body)
+					return false
+				}
+				return true
+			})
+		}
+	}
+	visit(rest)
+	return jumps > 0 && moved == jumps
+}
+
+// movesArgument reports whether the statements assign a variable that an
+// operation takes as an argument.
+func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) bool {
+	for _, st := range stmts {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok == token.DEFINE {
+			continue
+		}
+		for _, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v, ok := w.info.Uses[id].(*types.Var)
+			if !ok {
+				continue
+			}
+			for op := range ops {
+				for _, a := range op.Args {
+					if refersTo(w.info, a, v) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// receivesWork reports whether a loop body takes a value from a channel
+// (x := <-jobs, case m := <-in:): a worker loop, whose every iteration
+// handles a new item, not a retry.
+func (w *walker) receivesWork(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			if t := w.info.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					found = true
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				return true
+			}
+			u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) || isSignalChan(w.info.TypeOf(u.X)) {
+				return true
+			}
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}

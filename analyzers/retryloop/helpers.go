@@ -1,0 +1,243 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+)
+
+// ownSites finds every function's own retry sites and library sites,
+// exporting the retrier facts of generic helpers first: they judge the
+// calls to them.
+func (w *walker) ownSites(env *libmodel.Env, fns []*fnScope) []*Site {
+	var out []*Site
+	for _, fs := range fns {
+		w.enter(fs)
+		sites := w.findSites(fs)
+		libSites := w.librarySites(env, fs)
+		r := w.retrierFact(fs, sites)
+		if r == nil && fs.obj != nil {
+			r = w.libRetrier(fs, libSites) // a helper around a retry library
+		}
+		rs := w.resendFact(fs, append(slices.Clip(libSites), w.quiet...))
+		if r != nil || rs != nil {
+			f := w.facts[fs.obj]
+			if f == nil {
+				f = &FuncFact{}
+			}
+			f.Retrier, f.Resends = r, rs
+			w.facts[fs.obj] = f
+			w.pass.ExportObjectFact(fs.obj, f)
+		}
+		out = append(out, sites...)
+		out = append(out, libSites...)
+	}
+	return out
+}
+
+// markOwnRemote: a helper this package passes a remote operation carries
+// its one budget finding here (SPEC); callers elsewhere learn it from the
+// fact.
+func (w *walker) markOwnRemote(sites []*Site) {
+	for _, s := range sites {
+		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
+			continue
+		}
+		fn := callee(w.info, s.Node.(*ast.CallExpr))
+		if fn == nil {
+			continue
+		}
+		fn = fn.Origin()
+		if f := w.facts[fn]; fn.Pkg() == w.pass.Pkg && f != nil && f.Retrier != nil && !f.Retrier.OwnRemote {
+			f.Retrier.OwnRemote = true
+			w.pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// librarySites turns libmodel's findings in fs into sites.
+func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
+	var out []*Site
+	for _, ls := range libmodel.Sites(env, fs.file, fs.node) {
+		// A site without issues is kept when it retries a parameter: a
+		// helper wrapping the library, judged at its calls.
+		if len(ls.Issues) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
+			w.quiet = append(w.quiet, &Site{
+				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
+				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
+				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
+			})
+			continue
+		}
+		out = append(out, &Site{
+			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
+			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
+			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
+		})
+	}
+	return out
+}
+
+// opParam returns the index of the parameter of fs that e names, or -1.
+func (w *walker) opParam(fs *fnScope, e ast.Expr) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || e == nil {
+		return -1
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return -1
+	}
+	return w.paramIndex(v, fs.typ)
+}
+
+// libRetrier describes a function that hands a parameter to a retry
+// library as the operation (backoff.Retry(ctx, op, opts...)): a generic
+// retry helper whose calls are judged through its fact. The library's
+// waits and bound are its own: unknown here.
+func (w *walker) libRetrier(fs *fnScope, sites []*Site) *RetrierFact {
+	for _, s := range sites {
+		i := w.opParam(fs, s.LibOp)
+		if i < 0 {
+			continue
+		}
+		return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
+			Bound: BoundUnknown, Budget: !s.LibBudgetless}
+	}
+	return nil
+}
+
+// helperCalls turns each call to a retry helper into a site, judged by
+// the helper's fact and the arguments it is given.
+func (w *walker) helperCalls(fs *fnScope) []*Site {
+	var out []*Site
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if site := w.helperCall(fs, call); site != nil {
+				out = append(out, site)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// helperCall returns the site of one call to a retry helper, or nil.
+func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
+	fn := callee(w.info, call)
+	if fn == nil || fn == fs.obj {
+		return nil
+	}
+	f := w.factOf(fn)
+	if f == nil || f.Retrier == nil {
+		return nil
+	}
+	r := f.Retrier
+	site := &Site{
+		Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
+		Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
+		Ctx: Context{Attempts: DeadlineUnknown}, HelperReported: r.OwnRemote && fn.Pkg() != w.pass.Pkg,
+	}
+	if r.Budget {
+		site.Budget = append(site.Budget, fn.Pos())
+	}
+	if arg := argAt(call, r.OpParam); arg != nil {
+		w.helperOp(site, fs, arg)
+	}
+	w.helperRequests(site, fs, call, fn, r)
+	if arg := argAt(call, r.CtxParam); arg != nil {
+		// The helper stops when this context ends: one made here by
+		// context.Background never does.
+		if bg := w.backgroundArg(arg); bg != nil {
+			site.Ctx.Attempts, site.Ctx.BackgroundCall = DeadlineNone, bg
+			if site.Bound == BoundDeadline {
+				site.Bound = BoundNone
+			}
+		}
+	}
+	if arg := argAt(call, r.DelayParam); arg != nil {
+		wt := &Wait{Kind: WaitHelper, Node: call, Call: call, Delay: arg, Related: []token.Pos{fn.Pos()}}
+		w.judgeDelay(wt)
+		if r.Grows && wt.Growth == GrowthFixed {
+			wt.Growth = GrowthGrowing
+		}
+		wt.Jitter = wt.Jitter || r.Jitter
+		site.Waits = append(site.Waits, wt)
+	} else {
+		if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone {
+			return nil // nothing to judge here
+		}
+		// The helper's own wait is judged where the helper is.
+		site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
+	}
+	site.Ctx.Consulted = true // the helper's waits are its own business
+	return site
+}
+
+// argAt returns argument i of call, or nil when i is -1 or out of range.
+func argAt(call *ast.CallExpr, i int) ast.Expr {
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	return call.Args[i]
+}
+
+// helperOp reads the operation handed to a helper: what it sends, whether
+// it reaches the network, consults a budget or times each attempt.
+func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
+	if lit := w.localFunc(op); lit != nil {
+		op = lit // a closure assigned once in this function
+	}
+	// Requests the operation sends: each attempt runs the whole
+	// function literal, so a key minted inside it is per attempt.
+	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
+		w.describeRequests(site, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file}, lit.Body)
+	}
+	ast.Inspect(op, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if site.Remote == nil && w.isRemoteCall(c) {
+				site.Remote = c
+			}
+			if w.isBudgetCall(c) {
+				site.Budget = append(site.Budget, c.Pos())
+			}
+			if isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+				site.Ctx.AttemptTimeout = true // each attempt has its own
+			}
+		}
+		return true
+	})
+}
+
+// helperRequests records the requests a helper builds or re-sends for
+// this call.
+func (w *walker) helperRequests(site *Site, fs *fnScope, call *ast.CallExpr, fn *types.Func, r *RetrierFact) {
+	if arg := argAt(call, r.MethodParam); arg != nil && !r.Keyed {
+		// The helper builds the request with the method it is given.
+		tv := w.info.Types[arg]
+		noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && isNil(ast.Unparen(call.Args[r.HeaderParam]))
+		if tv.Value != nil && tv.Value.Kind() == constant.String && noHeaders {
+			m := strings.ToUpper(constant.StringVal(tv.Value))
+			site.Requests = append(site.Requests, &Request{Pos: call.Pos(), Send: call, Method: m, Via: fn})
+		}
+	}
+	if arg := argAt(call, r.ResendParam); arg != nil {
+		// The request is built here and re-sent there: judge it here.
+		req := &Request{Send: call, Pos: call.Pos(), Via: fn}
+		// A key minted in this function is one key per call of the
+		// helper, which retries inside: stable across its attempts.
+		w.resolveRequest(req, arg, fs, call)
+		if req.Build != nil {
+			req.Pos = req.Build.Pos()
+			site.Requests = append(site.Requests, req)
+		}
+	}
+}

@@ -1,0 +1,825 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// fnScope is a function being searched for retry sites.
+type fnScope struct {
+	node ast.Node // *ast.FuncDecl or *ast.FuncLit
+	body *ast.BlockStmt
+	typ  *ast.FuncType
+	file *ast.File
+	obj  *types.Func // for declarations
+}
+
+// findSites finds the retry sites of one function (not of nested literals).
+func (w *walker) findSites(fs *fnScope) []*Site {
+	var sites []*Site
+	var stack []ast.Node
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
+				sites = append(sites, s)
+			}
+		case *ast.RangeStmt:
+			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
+				sites = append(sites, s)
+			}
+		case *ast.LabeledStmt:
+			if s := w.gotoSite(fs, n, stack); s != nil {
+				sites = append(sites, s)
+			}
+		}
+		return true
+	})
+	if s := w.recursionSite(fs); s != nil {
+		sites = append(sites, s)
+	}
+	return sites
+}
+
+func labelOf(stack []ast.Node, w *walker) *types.Label {
+	if len(stack) >= 2 {
+		if ls, ok := stack[len(stack)-2].(*ast.LabeledStmt); ok {
+			l, _ := w.info.Defs[ls.Label].(*types.Label)
+			return l
+		}
+	}
+	return nil
+}
+
+// opsIn lists the candidate operations in n: calls with an error (or,
+// for remote calls, a bool) last result, outside nested function literals.
+func (w *walker) opsIn(n ast.Node) map[*ast.CallExpr]bool {
+	ops := map[*ast.CallExpr]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if w.isOp(n) {
+				ops[n] = true
+			}
+		}
+		return true
+	})
+	return ops
+}
+
+// keptOps lists the operations whose outcome is kept (assigned to a
+// variable or tested in place), the only ones whose failure can be seen.
+func keptOps(n ast.Node, ops map[*ast.CallExpr]bool) map[*ast.CallExpr]bool {
+	kept := map[*ast.CallExpr]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && ops[c] {
+					if id, ok := n.Lhs[len(n.Lhs)-1].(*ast.Ident); !ok || id.Name != "_" {
+						kept[c] = true
+					}
+				}
+			} else {
+				for i, r := range n.Rhs {
+					if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && ops[c] && i < len(n.Lhs) {
+						if id, ok := n.Lhs[i].(*ast.Ident); !ok || id.Name != "_" {
+							kept[c] = true
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, v := range n.Values {
+				if c, ok := ast.Unparen(v).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		case *ast.BinaryExpr:
+			for _, x := range []ast.Expr{n.X, n.Y} {
+				if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		case *ast.IfStmt:
+			if c, ok := ast.Unparen(n.Cond).(*ast.CallExpr); ok && ops[c] {
+				kept[c] = true
+			}
+			if u, ok := ast.Unparen(n.Cond).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				if c, ok := ast.Unparen(u.X).(*ast.CallExpr); ok && ops[c] {
+					kept[c] = true
+				}
+			}
+		}
+		return true
+	})
+	return kept
+}
+
+// isTickRange reports whether a range loop takes its rounds from a
+// ticker (for range ticker.C, for range time.Tick(d)): each round waits
+// for the next tick, a wait at the loop head.
+func (w *walker) isTickRange(l *ast.RangeStmt) bool {
+	x := ast.Unparen(l.X)
+	if c, ok := x.(*ast.CallExpr); ok && w.tickSourceCall(c) {
+		return l.Value == nil // the key is the attempt number
+	}
+	if l.Key != nil || l.Value != nil {
+		return false
+	}
+	if c, ok := x.(*ast.CallExpr); ok {
+		return isFunc(callee(w.info, c), "time.Tick")
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		t := w.info.TypeOf(sel.X)
+		return t != nil && isNamed(t, "time", "Ticker")
+	}
+	return false
+}
+
+// tickSourceCall reports whether c calls a function that returns retry
+// ticks (its fact says so).
+func (w *walker) tickSourceCall(c *ast.CallExpr) bool {
+	f := w.factOf(callee(w.info, c))
+	return f != nil && f.Ticks
+}
+
+// isSchedule reports whether t is a slice or array of durations: ranging
+// over it is a retry schedule (for _, d := range delays { ...;
+// time.Sleep(d) }), bounded by its length, not a collection of targets.
+func isSchedule(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return isDurationType(u.Elem())
+	case *types.Array:
+		return isDurationType(u.Elem())
+	}
+	return false
+}
+
+// localAttempts lists the calls of this package's own functions whose one
+// result is a bool (if q.enqueue(x) { continue outer }): a local attempt
+// that says whether it worked. Only a loop that backs off between them
+// with a growing delay is a retry of one (backsOff); a bare re-check is a
+// poll or a compare-and-swap.
+func (w *walker) localAttempts(body *ast.BlockStmt) map[*ast.CallExpr]bool {
+	ops := map[*ast.CallExpr]bool{}
+	add := func(e ast.Expr) {
+		if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+			e = u.X
+		}
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		if fn := callee(w.info, c); fn != nil && fn.Pkg() == w.pass.Pkg {
+			if t := w.info.TypeOf(c); t != nil && isBool(t) {
+				ops[c] = true
+			}
+		}
+	}
+	// Only what every round does: a check nested under another outcome
+	// (if err != nil { if s.shuttingDown() { return } }) is a stop
+	// condition, not the attempt.
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			add(st.Cond)
+		case *ast.AssignStmt:
+			if len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+				add(st.Rhs[0])
+			}
+		}
+	}
+	return ops
+}
+
+// backsOff reports whether every wait between the attempts of a site
+// grows: an attempt retried with exponential backoff, not a poll.
+func backsOff(site *Site) bool {
+	if len(site.Waits) == 0 {
+		return false
+	}
+	for _, wt := range site.Waits {
+		if wt.Growth != GrowthGrowing {
+			return false
+		}
+	}
+	return true
+}
+
+// notOps are packages whose error results are not operations that fail transiently.
+var notOps = map[string]bool{
+	"fmt": true, "errors": true, "strconv": true, "strings": true, "bytes": true, "context": true,
+	"time": true, "sync": true, "encoding/json": true, "encoding/xml": true, "encoding/base64": true,
+	"encoding/hex": true, "net/url": true, "regexp": true, "path/filepath": true, "unicode/utf8": true,
+	"math/big": true, "sort": true, "slices": true, "maps": true, "reflect": true,
+}
+
+func (w *walker) isOp(call *ast.CallExpr) bool {
+	t := w.info.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	var last types.Type
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		last = tup.At(tup.Len() - 1).Type()
+	} else {
+		last = t
+	}
+	fn := callee(w.info, call)
+	if fn != nil && notOps[pkgPath(fn)] {
+		return false
+	}
+	if fn != nil && pkgPath(fn) == BudgetPath {
+		return false
+	}
+	// Accepting on your own listener is not a retry (SPEC): no shared
+	// dependency is hit, whatever tempDelay the loop grows.
+	if isFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
+		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") {
+		return false
+	}
+	if isErrorType(last) {
+		return true
+	}
+	if isBool(last) && fn != nil && w.isRemoteCall(call) {
+		return true
+	}
+	return false
+}
+
+// loopSite classifies a for or range loop.
+func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site {
+	var body *ast.BlockStmt
+	var cond ast.Expr
+	shape := ShapeBare
+	bound := BoundNone
+	var boundPos token.Pos
+	var headWait ast.Node // for range ticker.C: every next round waits for a tick
+	var source *ast.CallExpr
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body, cond = l.Body, l.Cond
+		if v := w.counterCond(l.Cond, l); v != nil {
+			shape, bound, boundPos = ShapeCounted, BoundCounter, l.Cond.Pos()
+		}
+	case *ast.RangeStmt:
+		body = l.Body
+		t := w.info.TypeOf(l.X)
+		if t == nil {
+			return nil
+		}
+		switch b, isBasic := t.Underlying().(*types.Basic); {
+		case w.isTickRange(l):
+			headWait = l
+			if c, ok := ast.Unparen(l.X).(*ast.CallExpr); ok && w.tickSourceCall(c) {
+				source = c // the source decides when the ticks end
+			}
+		case isBasic && b.Info()&types.IsInteger != 0, isSchedule(t):
+			shape, bound, boundPos = ShapeCounted, BoundCounter, l.X.Pos()
+		default:
+			return nil // a collection, channel or iterator
+		}
+	}
+	ops := w.opsIn(body)
+	local := false
+	if len(ops) == 0 {
+		ops, local = w.localAttempts(body), true
+	}
+	if len(ops) == 0 || w.receivesWork(body) {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond, headWait: headWait}
+	site := w.simulate(s, body.List)
+	if site == nil {
+		return nil
+	}
+	if local && !backsOff(site) {
+		return nil
+	}
+	if w.isFailover(loop, body, site.Ops) {
+		return nil
+	}
+	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace
+	site.Func, site.File = fs.node, fs.file
+	if shape == ShapeBare && cond != nil && w.flagCond(cond) {
+		shape = ShapeFlag
+	}
+	site.Shape = shape
+	if bound == BoundNone && cond != nil && w.elapsedCheck(cond) {
+		bound, boundPos = BoundElapsed, cond.Pos()
+	}
+	if bound == BoundNone {
+		bound, boundPos = w.bodyBound(loop, body)
+	}
+	if bound == BoundNone && source != nil {
+		bound, boundPos = BoundUnknown, source.Pos()
+	}
+	site.Bound, site.BoundPos = bound, boundPos
+	w.describe(site, fs, loop, body)
+	return site
+}
+
+// counterCond returns the counter variable compared in a loop condition
+// (i < n, attempt <= max, retries > 0) that the loop changes.
+func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
+	if cond == nil {
+		return nil
+	}
+	var found *types.Var
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		switch b.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ, token.EQL: // if attempt == max { return }
+		default:
+			return true
+		}
+		for _, side := range []ast.Expr{b.X, b.Y} {
+			if v := w.intVar(side); v != nil && w.modifiedIn(v, loop) {
+				found = v
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (w *walker) intVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		return v
+	}
+	return nil
+}
+
+// modifiedIn reports whether v is assigned or incremented inside n.
+func (w *walker) modifiedIn(v *types.Var, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if w.isVar(n.X, v) {
+				found = true
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if w.isVar(l, v) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *walker) isVar(e ast.Expr, v types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	return w.info.Uses[id] == v || w.info.Defs[id] == v
+}
+
+// bodyBound finds a bound checked inside the loop body: an attempt counter
+// compared before leaving, or an elapsed-time check.
+func (w *walker) bodyBound(loop ast.Node, body *ast.BlockStmt) (Bound, token.Pos) {
+	bound, pos := BoundNone, token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || bound == BoundCounter {
+			return true
+		}
+		if !w.leaves(ifs.Body) {
+			// if attempts < max { wait; attempts++; continue }: the
+			// counter guards going round instead of leaving.
+			if n := len(ifs.Body.List); n > 0 {
+				if b, ok := ifs.Body.List[n-1].(*ast.BranchStmt); ok && b.Tok == token.CONTINUE {
+					if v := w.counterCond(ifs.Cond, loop); v != nil {
+						bound, pos = BoundCounter, ifs.Cond.Pos()
+					}
+				}
+			}
+			return true
+		}
+		if w.elapsedCheck(ifs.Cond) {
+			bound, pos = BoundElapsed, ifs.Cond.Pos()
+			return true
+		}
+		if v := w.counterCond(ifs.Cond, loop); v != nil {
+			bound, pos = BoundCounter, ifs.Cond.Pos()
+		}
+		return true
+	})
+	return bound, pos
+}
+
+// leaves reports whether a block ends by leaving (return, break, goto,
+// panic, or a call that never returns: t.Fatal, log.Fatal, os.Exit).
+func (w *walker) leaves(b *ast.BlockStmt) bool {
+	if len(b.List) > 0 {
+		if es, ok := b.List[len(b.List)-1].(*ast.ExprStmt); ok {
+			if c, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && (&sim{info: w.info}).noReturn(c) {
+				return true
+			}
+		}
+	}
+	return leaves(b)
+}
+
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK || last.Tok == token.GOTO
+	case *ast.ExprStmt:
+		if c, ok := last.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// elapsedCheck reports whether cond compares elapsed time (time.Since,
+// time.Until, time.Now().After/Before/Sub) or a deadline.
+func (w *walker) elapsedCheck(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if isFunc(callee(w.info, c), "time.Since", "time.Until", "time.Time.After", "time.Time.Before", "time.Time.Sub", "time.Time.Compare") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// flagCond reports whether a loop condition is a bool flag (done, !ok).
+func (w *walker) flagCond(cond ast.Expr) bool {
+	cond = ast.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		cond = ast.Unparen(u.X)
+	}
+	id, ok := cond.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	return ok && isBool(v.Type())
+}
+
+// isCounterOnly reports whether v, incremented in the loop, is only an
+// attempt counter: not used by the operations' arguments directly.
+func (w *walker) isCounterOnly(v *types.Var, body *ast.BlockStmt, ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		for _, a := range op.Args {
+			used := false
+			ast.Inspect(a, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && w.info.Uses[id] == v {
+					used = true
+				}
+				return !used
+			})
+			if used {
+				return false
+			}
+		}
+	}
+	// A counter used to index or offset something is not only a counter.
+	indexed := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			if w.isVar(n.Index, v) {
+				indexed = true
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.REM && (w.isVar(n.X, v) || w.isVar(n.Y, v)) {
+				indexed = true
+			}
+		}
+		return !indexed
+	})
+	return !indexed
+}
+
+func (w *walker) isContextExpr(e ast.Expr) bool {
+	t := w.info.TypeOf(e)
+	return t != nil && isContextType(t)
+}
+
+// gotoSite classifies `L: ...; if failed { goto L }`.
+func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *Site {
+	lbl, _ := w.info.Defs[ls.Label].(*types.Label)
+	if lbl == nil {
+		return nil
+	}
+	// The label's statements: from the label to the end of its block.
+	if len(stack) < 2 {
+		return nil
+	}
+	parent, ok := stack[len(stack)-2].(*ast.BlockStmt)
+	if !ok {
+		return nil
+	}
+	i := slices.Index(parent.List, ast.Stmt(ls))
+	if i < 0 {
+		return nil
+	}
+	if w.stateMachine(parent) {
+		return nil
+	}
+	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
+	jump, onError := w.gotoJumps(rest, lbl)
+	if jump == nil || !onError {
+		return nil
+	}
+	// The statements from the label on, spanning their source.
+	blk := &ast.BlockStmt{Lbrace: ls.Pos(), List: rest}
+	ops := w.opsIn(blk)
+	if len(ops) == 0 {
+		return nil
+	}
+	if w.gotoFailover(rest, lbl, ops) {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
+	site := w.simulate(s, rest)
+	if site == nil {
+		return nil
+	}
+	site.Shape = ShapeGoto
+	site.Node, site.Pos, site.End = ls, jump.Pos(), jump.End()
+	site.Func, site.File = fs.node, fs.file
+	site.Bound, site.BoundPos = w.bodyBound(blk, blk)
+	w.describe(site, fs, blk, blk)
+	return site
+}
+
+// gotoJumps finds the first goto back to lbl, and whether a jump on an
+// error check leads there: the goto itself, or one to a later label of
+// the same statements that the walk follows (if err != nil { goto WAIT }).
+func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, bool) {
+	targets := map[types.Object]bool{lbl: true}
+	if fl := forwardLabels(w.info, rest); len(fl) <= maxForwardLabels {
+		for _, l := range fl {
+			targets[l] = true
+		}
+	}
+	var jump *ast.BranchStmt
+	onError := false
+	var visit func(n ast.Node, underErr bool)
+	visit = func(n ast.Node, underErr bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if m.Init != nil {
+					visit(m.Init, underErr)
+				}
+				visit(m.Body, underErr || w.mentionsError(m.Cond))
+				if m.Else != nil {
+					visit(m.Else, underErr)
+				}
+				return false
+			case *ast.BranchStmt:
+				if m.Tok != token.GOTO || m.Label == nil || !targets[w.info.Uses[m.Label]] {
+					return false
+				}
+				if w.info.Uses[m.Label] == lbl && jump == nil {
+					jump = m
+				}
+				onError = onError || underErr
+			}
+			return true
+		})
+	}
+	for _, st := range rest {
+		visit(st, false)
+	}
+	return jump, jump != nil && onError
+}
+
+// stateMachine reports whether a block holds more labels than a goto
+// retry would (a generated lexer or parser jumping between its states).
+func (w *walker) stateMachine(b *ast.BlockStmt) bool {
+	if n, ok := w.blockLabels[b]; ok {
+		return n > maxBlockLabels
+	}
+	n := 0
+	for _, st := range b.List {
+		if _, ok := st.(*ast.LabeledStmt); ok {
+			n++
+		}
+	}
+	if w.blockLabels == nil {
+		w.blockLabels = map[*ast.BlockStmt]int{}
+	}
+	w.blockLabels[b] = n
+	return n > maxBlockLabels
+}
+
+const maxBlockLabels = 8
+
+// maxForwardLabels bounds the labels a goto retry's statements may hold
+// for the walk to follow jumps between them: more is a state machine
+// (a generated parser), not a retry.
+const maxForwardLabels = 3
+
+// forwardLabels returns the labels of rest's statements after the first.
+func forwardLabels(info *types.Info, rest []ast.Stmt) []types.Object {
+	var out []types.Object
+	for _, st := range rest[1:] {
+		if l, ok := st.(*ast.LabeledStmt); ok {
+			out = append(out, info.Defs[l.Label])
+		}
+	}
+	return out
+}
+
+// recursionSite classifies a function that calls itself after a failure.
+func (w *walker) recursionSite(fs *fnScope) *Site {
+	if fs.obj == nil {
+		return nil
+	}
+	var selfCall *ast.CallExpr
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && callee(w.info, c) == fs.obj {
+			selfCall = c
+		}
+		return selfCall == nil
+	})
+	if selfCall == nil {
+		return nil
+	}
+	// A retry by recursion passes its attempt count on, changed (n-1).
+	counted := false
+	for _, a := range selfCall.Args {
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
+			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+					counted = true
+				}
+			}
+		}
+	}
+	if !counted {
+		return nil
+	}
+	ops := w.opsIn(fs.body)
+	delete(ops, selfCall)
+	for op := range ops {
+		if callee(w.info, op) == fs.obj {
+			delete(ops, op)
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, self: fs.obj}
+	site := w.simulate(s, fs.body.List)
+	if site == nil || site.Consume {
+		return nil
+	}
+	site.Shape = ShapeRecursion
+	site.Node, site.Pos, site.End = fs.node, selfCall.Pos(), selfCall.End()
+	site.Func, site.File = fs.node, fs.file
+	// Bounded when the recursive call passes a decremented parameter that is checked.
+	site.Bound = BoundNone
+	for _, a := range selfCall.Args {
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
+			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
+				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+					site.Bound, site.BoundPos = BoundCounter, a.Pos()
+				}
+			}
+		}
+	}
+	if site.Bound == BoundNone {
+		site.Bound, site.BoundPos = w.bodyBound(fs.body, fs.body)
+	}
+	w.describe(site, fs, fs.body, fs.body)
+	return site
+}
+
+func (w *walker) isParam(v *types.Var, ft *ast.FuncType) bool {
+	if ft == nil || ft.Params == nil {
+		return false
+	}
+	for _, f := range ft.Params.List {
+		for _, n := range f.Names {
+			if w.info.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underErrorCheck reports whether the jump sits inside an if statement
+// that tests an error: a goto retry jumps back on failure.
+func (w *walker) underErrorCheck(stmts []ast.Stmt, jump ast.Node) bool {
+	found := false
+	var visit func(n ast.Node, underErr bool)
+	visit = func(n ast.Node, underErr bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			if m == jump {
+				found = underErr
+				return false
+			}
+			if !(m.Pos() <= jump.Pos() && jump.End() <= m.End()) {
+				return false
+			}
+			if ifs, ok := m.(*ast.IfStmt); ok && ifs.Body.Pos() <= jump.Pos() && jump.End() <= ifs.Body.End() {
+				e := underErr || w.mentionsError(ifs.Cond)
+				visit(ifs.Body, e)
+				return false
+			}
+			return true
+		})
+	}
+	for _, st := range stmts {
+		visit(st, false)
+	}
+	return found
+}
+
+func (w *walker) mentionsError(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && !found {
+			if t := w.info.TypeOf(x); t != nil && isErrorType(t) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isSignalChan reports whether a channel carries a signal rather than
+// work: a bool (case intentional := <-kill:).
+func isSignalChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	return isBool(ch.Elem())
+}
+
+func isInt(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}

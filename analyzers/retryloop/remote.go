@@ -1,0 +1,201 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// remoteFuncs are standard-library calls that reach the network.
+var remoteFuncs = map[string]bool{
+	"net/http.Get": true, "net/http.Head": true, "net/http.Post": true, "net/http.PostForm": true,
+	"net/http.Client.Do": true, "net/http.Client.Get": true, "net/http.Client.Head": true,
+	"net/http.Client.Post": true, "net/http.Client.PostForm": true,
+	"net/http.Transport.RoundTrip": true, "net/http.RoundTripper.RoundTrip": true,
+	"net.Dial": true, "net.DialTimeout": true, "net.DialTCP": true, "net.DialUDP": true, "net.DialUnix": true,
+	"net.Dialer.Dial": true, "net.Dialer.DialContext": true, "net.LookupHost": true, "net.LookupIP": true,
+	"net.Resolver.LookupHost": true, "net.Resolver.LookupIPAddr": true,
+	"crypto/tls.Dial": true, "crypto/tls.DialWithDialer": true, "crypto/tls.Dialer.DialContext": true,
+	"net/smtp.Dial": true, "net/smtp.SendMail": true, "net/rpc.Dial": true, "net/rpc.DialHTTP": true,
+	"net/rpc.Client.Call": true,
+	"net.Conn.Write":      true, "net.Conn.Read": true, "net.TCPConn.Write": true, "net.TCPConn.Read": true,
+	"net.UDPConn.Write": true, "net.UDPConn.Read": true, "crypto/tls.Conn.Write": true, "crypto/tls.Conn.Read": true,
+	"crypto/tls.Conn.Handshake": true, "crypto/tls.Conn.HandshakeContext": true,
+}
+
+// remotePkgPrefixes are packages whose exported calls (with an error result) reach the network.
+var remotePkgPrefixes = []string{
+	"database/sql",
+	"google.golang.org/grpc",
+	"github.com/redis/go-redis", "github.com/go-redis/redis",
+	"github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
+	"github.com/nats-io/nats.go", "github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp",
+	"github.com/jackc/pgx", "github.com/lib/pq", "go.mongodb.org/mongo-driver",
+	"github.com/aws/aws-sdk-go-v2/service/", "cloud.google.com/go/",
+	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty",
+}
+
+// sqlRemote lists the database/sql methods that talk to the server.
+func sqlRemote(name string) bool {
+	switch name {
+	case "Query", "QueryContext", "QueryRow", "QueryRowContext", "Exec", "ExecContext",
+		"Ping", "PingContext", "Begin", "BeginTx", "Commit", "Prepare", "PrepareContext", "Conn":
+		return true
+	}
+	return false
+}
+
+// isRemoteFunc reports whether fn reaches the network by itself.
+func (c *walker) isRemoteFunc(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if remoteFuncs[funcPath(fn)] {
+		return true
+	}
+	path := fn.Pkg().Path()
+	if path == c.pass.Pkg.Path() {
+		return false
+	}
+	if !returnsError(fn) {
+		return false
+	}
+	if path == "database/sql" {
+		return sqlRemote(fn.Name())
+	}
+	for _, p := range append(remotePkgPrefixes, c.opts.RemotePkgs...) {
+		if p != "" && (path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") || strings.HasPrefix(path, p) && strings.HasSuffix(p, "/")) {
+			return true
+		}
+	}
+	// A gRPC-generated client method: an interface method taking ...grpc.CallOption.
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() {
+		last := sig.Params().At(sig.Params().Len() - 1).Type()
+		if s, ok := last.(*types.Slice); ok {
+			if n, ok := types.Unalias(s.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil &&
+				n.Obj().Pkg().Path() == "google.golang.org/grpc" && n.Obj().Name() == "CallOption" {
+				return true
+			}
+		}
+	}
+	var fact FuncFact
+	if c.pass.ImportObjectFact(fn, &fact) && fact.Remote {
+		return true
+	}
+	return false
+}
+
+// reachesRemote reports whether a function literal makes a remote call,
+// its nested literals aside.
+func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
+	if w.litDepth > 4 {
+		return nil
+	}
+	w.litDepth++
+	defer func() { w.litDepth-- }()
+	var found *ast.CallExpr
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && w.isRemoteCall(c) {
+			found = c
+		}
+		return found == nil
+	})
+	return found
+}
+
+// isRemoteCall reports whether a call reaches the network.
+func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		// A local closure: what it calls.
+		if lit := w.localFunc(call.Fun); lit != nil {
+			return w.reachesRemote(lit) != nil
+		}
+		return false
+	}
+	if w.pass.Pkg != fn.Pkg() {
+		if r, ok := w.remote[fn]; ok {
+			return r
+		}
+	}
+	if w.remote != nil {
+		if r, ok := w.remote[fn]; ok {
+			return r
+		}
+	}
+	r := w.isRemoteFunc(fn)
+	if !r {
+		f := w.factOf(fn)
+		r = f != nil && f.Remote
+	}
+	if !r {
+		r = w.implsRemote(fn)
+	}
+	if w.pass.Pkg != fn.Pkg() && w.remote != nil {
+		w.remote[fn] = r
+	}
+	return r
+}
+
+// implsRemote reports whether fn is a method of an interface declared in
+// another package whose every implementation there (at least one) is
+// remote: godo's DropletActionsService, implemented by the package's own
+// service type only. An interface with a local implementation, or none
+// visible, is unknown: not remote.
+func (w *walker) implsRemote(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || fn.Pkg() == nil || fn.Pkg() == w.pass.Pkg {
+		return false
+	}
+	named, ok := types.Unalias(sig.Recv().Type()).(*types.Named)
+	if !ok {
+		return false
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	if w.remote != nil {
+		w.remote[fn] = false // an implementation calling back through the interface
+	}
+	sc := fn.Pkg().Scope()
+	impls := 0
+	for _, name := range sc.Names() {
+		tn, ok := sc.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		nt, ok := tn.Type().(*types.Named)
+		if !ok || nt.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, ok := nt.Underlying().(*types.Interface); ok {
+			continue
+		}
+		var t types.Type = nt
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(nt)
+			if !types.Implements(t, iface) {
+				continue
+			}
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+		m, ok := obj.(*types.Func)
+		if !ok {
+			return false
+		}
+		impls++
+		if !w.isRemoteFunc(m) {
+			if f := w.factOf(m); f == nil || !f.Remote {
+				return false
+			}
+		}
+	}
+	return impls > 0
+}

@@ -1,0 +1,447 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// siteWaits classifies the waits between attempts, in source order. An
+// operation that also waits (processOnce sleeping before a retry) counts
+// as the wait only when nothing else waits.
+func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool, chosen map[ast.Node]ast.Expr) []*Wait {
+	var wn []ast.Node
+	for n := range waits {
+		wn = append(wn, n)
+	}
+	slices.SortFunc(wn, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
+	others := false
+	for _, n := range wn {
+		if !w.opWait(s, n) {
+			others = true
+		}
+	}
+	var out []*Wait
+	for _, n := range wn {
+		if c, ok := n.(*ast.CallExpr); ok && w.opWait(s, n) {
+			if others {
+				continue
+			}
+			// What the operation's own wait means is its business: it
+			// rules out "no wait", nothing more.
+			out = append(out, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: GrowthUnknown})
+			continue
+		}
+		if wt := w.classifyWait(n); wt != nil {
+			if x, ok := chosen[n]; ok {
+				w.chooseDelay(wt, x)
+			}
+			out = append(out, wt)
+		}
+	}
+	return out
+}
+
+// chooseDelay judges a wait that success shares by the delay the failure
+// chose for it (nil: failures choose differently). No fix rewrites it:
+// the wait paces the successful rounds too.
+func (w *walker) chooseDelay(wt *Wait, x ast.Expr) {
+	wt.Shared, wt.Related, wt.Note = true, nil, ""
+	if x == nil {
+		wt.Growth, wt.Jitter = GrowthUnknown, false
+		return
+	}
+	wt.Delay, wt.Related = x, []token.Pos{x.Pos()}
+	w.judgeDelay(wt)
+}
+
+// opWait reports whether the wait n is one of the operations, and not a
+// wait helper: a helper whose delay is a parameter (sleepCtx(ctx, d)) is
+// a wait like time.Sleep even when its error is checked.
+func (w *walker) opWait(s *sim, n ast.Node) bool {
+	c, ok := n.(*ast.CallExpr)
+	if !ok || !s.ops[c] {
+		return false
+	}
+	f := w.factOf(callee(w.info, c))
+	return f == nil || f.Wait == nil || f.Wait.Param < 0
+}
+
+// waitDelayVar returns the variable the wait wn's delay is, or nil.
+func (w *walker) waitDelayVar(wn ast.Node) types.Object {
+	wt := w.classifyWait(wn)
+	if wt == nil || wt.Delay == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(wt.Delay).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := w.info.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// assignedAfter reports whether every assignment of v in loop comes after
+// the wait wn: a round waits what the round before left in v.
+func (w *walker) assignedAfter(v types.Object, wn ast.Node, loop ast.Stmt) bool {
+	waited := wn.End()
+	if sel, isSelect := wn.(*ast.SelectStmt); isSelect {
+		// The wait is over when its case fires.
+		for _, cc := range sel.Body.List {
+			if u := commRecv(cc.(*ast.CommClause).Comm); u != nil && w.isWaitRecv(u.X) {
+				waited = u.End()
+			}
+		}
+	}
+	ok := true
+	ast.Inspect(loop, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || !ok {
+			return ok
+		}
+		for _, l := range as.Lhs {
+			if w.isVar(l, v) && as.Pos() < waited {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// isWaitCall reports whether call waits: time.Sleep, budget.Sleep, or a
+// function known (by fact) to wait.
+func (w *walker) isWaitCall(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil || isInterfaceMethod(fn) {
+		return fn == nil && w.sleepVar(call) || w.opaqueWait(call)
+	}
+	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
+		return true
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Wait != nil
+}
+
+// opaqueWait reports whether a call through a function value or an
+// interface method may be a wait: it takes a time.Duration and returns
+// nothing (r.pause(d), clock.Sleep(d)). Unknown is not absent. A call
+// with a result is an operation (conn.DoCache(ctx, cmd, ttl)).
+func (w *walker) opaqueWait(call *ast.CallExpr) bool {
+	sig, ok := w.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() > 0 {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isDurationType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func isInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ok = sig.Recv().Type().Underlying().(*types.Interface)
+	return ok
+}
+
+// sleepVar reports whether call goes through a function variable or field
+// that the package only ever sets to time.Sleep (r.sleep = time.Sleep in a
+// constructor, var sleep = time.Sleep): a sleep. One other value
+// anywhere (a test's fake) makes it unknown.
+func (w *walker) sleepVar(call *ast.CallExpr) bool {
+	v, _ := w.usedObj(call.Fun).(*types.Var)
+	if v == nil || v.Pkg() != w.pass.Pkg {
+		return false
+	}
+	if r, ok := w.sleepVars[v]; ok {
+		return r
+	}
+	vals, ok := w.valuesOf(v, w.packageFiles()...)
+	sleeps, others := 0, 0
+	for _, e := range vals {
+		if e == nil {
+			continue // a declaration without a value: nil until set
+		}
+		if fn, isFn := w.usedObj(e).(*types.Func); isFn && isFunc(fn, "time.Sleep") {
+			sleeps++
+		} else {
+			others++
+		}
+	}
+	if !ok {
+		others++
+	}
+	r := sleeps > 0 && others == 0
+	if w.sleepVars == nil {
+		w.sleepVars = map[*types.Var]bool{}
+	}
+	w.sleepVars[v] = r
+	return r
+}
+
+// isWaitRecv reports whether receiving from x waits for a timer:
+// time.After(d), time.Tick(d), t.C of a Timer or Ticker.
+func (w *walker) isWaitRecv(x ast.Expr) bool {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		return isFunc(callee(w.info, c), "time.After", "time.Tick")
+	}
+	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		t := w.info.TypeOf(sel.X)
+		return t != nil && (isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker"))
+	}
+	_, ok := w.afterVar(x)
+	return ok
+}
+
+// afterVar reports whether x is a local channel variable that only ever
+// holds time.After(d) or nil (retryCh = time.After(lockRetry); ...;
+// case <-retryCh:), and returns the one delay if there is one.
+func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || w.cur == nil {
+		return nil, false
+	}
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != w.pass.Pkg || v.Parent() == nil || v.Parent() == w.pass.Pkg.Scope() {
+		return nil, false
+	}
+	if _, ok := v.Type().Underlying().(*types.Chan); !ok {
+		return nil, false
+	}
+	vals, ok := w.valuesOf(v, w.cur.body)
+	var delays []ast.Expr
+	other := !ok
+	for _, r := range vals {
+		if r == nil || isNil(ast.Unparen(r)) {
+			continue
+		}
+		if c, isCall := ast.Unparen(r).(*ast.CallExpr); isCall && isFunc(callee(w.info, c), "time.After") && len(c.Args) == 1 {
+			delays = append(delays, c.Args[0])
+			continue
+		}
+		other = true
+	}
+	if other || len(delays) == 0 {
+		return nil, false
+	}
+	if len(delays) == 1 {
+		return delays[0], true
+	}
+	return nil, true
+}
+
+// consults reports whether call checks a context: ctx.Err(), or a
+// context-aware wait (budget.Sleep, a waiting helper that takes the context).
+func (w *walker) consults(call *ast.CallExpr) bool {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return false
+	}
+	// context.Context's own method, also promoted through a struct that
+	// embeds it (caddy.Context).
+	if isFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
+		return true
+	}
+	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable {
+		return true
+	}
+	return false
+}
+
+// isConsultRecv reports whether receiving from x consults a context or stop channel.
+func (w *walker) isConsultRecv(x ast.Expr) bool {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		return isFunc(callee(w.info, c), "context.Context.Done")
+	}
+	t := w.info.TypeOf(x)
+	return t != nil && isStopChan(t)
+}
+
+// classifyWait describes one wait node found on a retry path.
+func (w *walker) classifyWait(n ast.Node) *Wait {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		fn := callee(w.info, n)
+		switch {
+		case isFunc(fn, "time.Sleep") || fn == nil && w.sleepVar(n):
+			wt := &Wait{Kind: WaitSleep, Node: n, Call: n}
+			if len(n.Args) == 1 {
+				wt.Delay = n.Args[0]
+			}
+			w.judgeDelay(wt)
+			return wt
+		case isFunc(fn, BudgetPath+".Sleep"):
+			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: true}
+			if len(n.Args) == 2 {
+				wt.Delay = n.Args[1]
+			}
+			w.judgeDelay(wt)
+			return wt
+		}
+		if (fn == nil || isInterfaceMethod(fn)) && w.opaqueWait(n) {
+			// What it waits is unknown: neither absent nor fixed.
+			return &Wait{Kind: WaitHelper, Node: n, Call: n, Growth: GrowthUnknown}
+		}
+		if f := w.factOf(fn); f != nil && f.Wait != nil {
+			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: f.Wait.Cancellable}
+			wt.Related = append(wt.Related, fn.Pos())
+			if f.Wait.Param >= 0 && f.Wait.Param < len(n.Args) {
+				wt.Delay = n.Args[f.Wait.Param]
+				w.judgeDelay(wt)
+			} else {
+				wt.Growth, wt.Jitter = f.Wait.Growth, f.Wait.Jitter
+			}
+			return wt
+		}
+	case *ast.UnaryExpr:
+		wt := &Wait{Kind: WaitAfter, Node: n}
+		w.timerDelay(n.X, wt)
+		return wt
+	case *ast.RangeStmt:
+		return w.tickWait(n)
+	case *ast.SelectStmt:
+		wt := &Wait{Kind: WaitSelect, Node: n}
+		for _, c := range n.Body.List {
+			comm := c.(*ast.CommClause)
+			var x ast.Expr
+			switch st := comm.Comm.(type) {
+			case *ast.ExprStmt:
+				x = st.X
+			case *ast.AssignStmt:
+				if len(st.Rhs) == 1 {
+					x = st.Rhs[0]
+				}
+			}
+			u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW {
+				continue
+			}
+			if w.isWaitRecv(u.X) {
+				w.timerDelay(u.X, wt)
+			} else {
+				wt.Cancellable = true
+			}
+		}
+		return wt
+	}
+	return nil
+}
+
+// tickWait describes the wait at the head of a loop over ticks. For
+// range ticker.C: the tick is the wait, and no fix rewrites it (the
+// ticker is made once; its period is not a delay to replace). For a
+// source of retry ticks, the source waits: how long is its business.
+func (w *walker) tickWait(n *ast.RangeStmt) *Wait {
+	if c, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && w.tickSourceCall(c) {
+		wt := &Wait{Kind: WaitHelper, Node: n, Growth: GrowthUnknown}
+		if fn := callee(w.info, c); fn != nil {
+			wt.Related = append(wt.Related, fn.Pos())
+		}
+		return wt
+	}
+	wt := &Wait{Kind: WaitTicker, Node: n}
+	w.timerDelay(n.X, wt)
+	wt.Call = nil
+	return wt
+}
+
+// timerDelay finds the delay of a timer receive (time.After(d), t.C).
+func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
+	x = ast.Unparen(x)
+	if c, ok := x.(*ast.CallExpr); ok {
+		wt.Call = c
+		if isFunc(callee(w.info, c), "time.Tick") {
+			wt.Kind = WaitTicker
+		}
+		if len(c.Args) == 1 {
+			wt.Delay = c.Args[0]
+		}
+		w.judgeDelay(wt)
+		return
+	}
+	if d, ok := w.afterVar(x); ok {
+		wt.Delay = d
+		w.judgeDelay(wt)
+		return
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if isNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
+		wt.Kind = WaitTicker
+		wt.Growth = GrowthFixed
+		return
+	}
+	if wt.Kind != WaitSelect {
+		wt.Kind = WaitTimer
+	}
+	wt.Growth = GrowthUnknown
+	// t := time.NewTimer(d) in the function, never Reset: judge d.
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && w.cur != nil {
+		if v, ok := w.info.Uses[id].(*types.Var); ok {
+			w.timerVarDelay(v, wt)
+		}
+	}
+}
+
+// timerVarDelay judges the delay of a timer variable made once by
+// time.NewTimer(d): d, and with one Reset(d2), which re-arms it for every
+// later wait, the first d and d2.
+func (w *walker) timerVarDelay(v *types.Var, wt *Wait) {
+	t := w.timerDefs(v)
+	if t.defs == 1 && t.resets == 0 && t.arg != nil {
+		wt.Delay = t.arg
+		w.judgeDelay(wt)
+	}
+	if t.defs == 1 && t.resets == 1 && t.arg != nil && t.resetArg != nil {
+		first := w.delayOf(t.arg, 0, map[types.Object]bool{})
+		wt.Delay = t.resetArg
+		w.judgeDelay(wt)
+		wt.Growth = combine(wt.Growth, first.growth)
+		wt.Jitter = wt.Jitter || first.jitter
+	}
+}
+
+// timerDefs is how a timer variable is set in the function.
+type timerDefs struct {
+	arg, resetArg ast.Expr // the NewTimer and the Reset delays
+	defs, resets  int
+}
+
+func (w *walker) timerDefs(v *types.Var) timerDefs {
+	var t timerDefs
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
+					t.defs++
+					if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
+						t.arg = c.Args[0]
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
+				t.resets++
+				if len(n.Args) == 1 {
+					t.resetArg = n.Args[0]
+				}
+			}
+		}
+		return true
+	})
+	return t
+}
