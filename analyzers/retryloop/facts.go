@@ -33,6 +33,10 @@ type FuncFact struct {
 	// Layer is set when the function retries, or returns the failure of
 	// a function that does: a retry around a call to it is nested.
 	Layer *LayerFact
+	// FailWait is set on a function without results that, when a remote
+	// call of it fails, waits and returns, swallowing the failure: a loop
+	// calling it every round retries the call at that wait.
+	FailWait *WaitFact
 	// Resends is set on a method that re-sends the request its receiver
 	// holds through a client that retries whatever the method.
 	Resends *ResendFact
@@ -110,6 +114,9 @@ func (f *FuncFact) String() string {
 	if f.Ticks {
 		s += " ticks"
 	}
+	if f.FailWait != nil {
+		s += " fails-after-wait=" + f.FailWait.Growth.String()
+	}
 	if f.Delay != nil {
 		s += " delay=" + f.Delay.Growth.String()
 		if f.Delay.Jitter {
@@ -156,7 +163,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil && f.FailWait == nil
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
@@ -167,6 +174,9 @@ func (f *FuncFact) equal(g *FuncFact) bool {
 		return false
 	}
 	if f.Wait != nil && *f.Wait != *g.Wait || f.Delay != nil && *f.Delay != *g.Delay {
+		return false
+	}
+	if (f.FailWait == nil) != (g.FailWait == nil) || f.FailWait != nil && *f.FailWait != *g.FailWait {
 		return false
 	}
 	if (f.Build == nil) != (g.Build == nil) || f.Build != nil && (f.Build.MethodParam != g.Build.MethodParam ||
@@ -330,9 +340,13 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		f.Build = w.wrapperBuild(fs)
 	}
 	f.Ticks = w.tickSource(fs)
-	f.Wait = w.topLevelWait(fs)
-	if f.Wait == nil {
-		f.Wait = w.chunkedWait(fs)
+	// A function that waits only after a failure it swallows is no
+	// sleep helper: its callers' rounds wait only when it fails.
+	if f.FailWait = w.failWait(fs); f.FailWait == nil {
+		f.Wait = w.topLevelWait(fs)
+		if f.Wait == nil {
+			f.Wait = w.chunkedWait(fs)
+		}
 	}
 	// A delay computation: one time.Duration result, alone or beside
 	// others (delay, ok := nextDelay(attempt)).

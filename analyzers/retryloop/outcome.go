@@ -329,6 +329,14 @@ func (s *sim) exprStmt(st *ast.ExprStmt, ps []*path) []*path {
 	for _, p := range ps {
 		s.expr(st.X, p)
 	}
+	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && call == s.fail && s.w.swallows(call) {
+		// It failed, waited and returned: the round goes on.
+		s.seenFail = true
+		for _, p := range ps {
+			p.observed[call] = true
+			p.waits = append(p.waits, call)
+		}
+	}
 	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
 		for _, p := range ps {
 			p.out = outExit
@@ -1509,6 +1517,11 @@ func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
 // simulate walks the body under success and under each op's failure.
 func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	s.kept = keptOps(&ast.BlockStmt{List: stmts}, s.ops)
+	for op := range s.ops {
+		if w.swallows(op) {
+			s.kept[op] = true // its failure is its own wait
+		}
+	}
 	if len(s.kept) == 0 {
 		return nil
 	}

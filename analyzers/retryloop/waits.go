@@ -24,6 +24,12 @@ func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool, chosen map[ast.Node]
 	}
 	var out []*Wait
 	for _, n := range wn {
+		if c, ok := n.(*ast.CallExpr); ok && w.swallows(c) {
+			fn := callee(w.info, c)
+			fw := w.factOf(fn).FailWait
+			out = append(out, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: fw.Growth, Jitter: fw.Jitter, Cancellable: fw.Cancellable, Related: []token.Pos{fn.Pos()}})
+			continue
+		}
 		if c, ok := n.(*ast.CallExpr); ok && w.opWait(s, n) {
 			if others {
 				continue
@@ -444,4 +450,111 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 		return true
 	})
 	return t
+}
+
+// swallows reports whether call is of a function that waits after a
+// remote failure and returns it to no one (FuncFact.FailWait), called as
+// a statement.
+func (w *walker) swallows(call *ast.CallExpr) bool {
+	f := w.factOf(callee(w.info, call))
+	return f != nil && f.FailWait != nil
+}
+
+// failWait describes a function without results whose remote call, when
+// it fails, is followed by a wait and a return (the failure logged and
+// swallowed):
+//
+//	srvs, _, err := catalog.Services(opts)
+//	if err != nil {
+//		log.Error("refreshing", "err", err)
+//		time.Sleep(retryInterval)
+//		return
+//	}
+//
+// A loop that calls it every round retries the call at that wait: the
+// error branch of a consume loop, in the callee. Every failure path must
+// wait (or leave on cancellation) with a wait success does not share.
+func (w *walker) failWait(fs *fnScope) *WaitFact {
+	sig, ok := fs.obj.Type().(*types.Signature)
+	if !ok || sig.Results().Len() > 0 || !w.waitsSomewhere(fs.body) {
+		return nil
+	}
+	ops := map[*ast.CallExpr]bool{}
+	for op := range w.opsIn(fs.body) {
+		if w.isRemoteCall(op) && !w.swallows(op) {
+			ops[op] = true
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, self: fs.obj}
+	s.kept = keptOps(fs.body, ops)
+	successWaits := map[ast.Node]bool{}
+	for _, p := range s.run(fs.body.List) {
+		for _, wn := range p.waits {
+			successWaits[wn] = true
+		}
+	}
+	var waits []ast.Node
+	for op := range ops {
+		if !s.kept[op] {
+			continue
+		}
+		s.fail, s.mode, s.seenFail = op, modeErr, false
+		for _, p := range s.run(fs.body.List) {
+			if !p.observed[op] || p.abort {
+				continue
+			}
+			n := len(waits)
+			for _, wn := range p.waits {
+				if !successWaits[wn] {
+					waits = append(waits, wn)
+				}
+			}
+			if len(waits) == n && !p.consult {
+				return nil // this failure comes back at once
+			}
+		}
+	}
+	if s.overflow || len(waits) == 0 {
+		return nil
+	}
+	return w.combinedWait(waits)
+}
+
+// combinedWait is what a set of waits waits: one growth (else unknown),
+// random if any is.
+func (w *walker) combinedWait(waits []ast.Node) *WaitFact {
+	var wf *WaitFact
+	for _, n := range waits {
+		wt := w.classifyWait(n)
+		if wt == nil {
+			return nil
+		}
+		if wf == nil {
+			wf = &WaitFact{Param: -1, Growth: wt.Growth, Cancellable: wt.Cancellable}
+		} else if wf.Growth != wt.Growth {
+			wf.Growth = GrowthUnknown
+		}
+		wf.Jitter = wf.Jitter || wt.Jitter
+	}
+	return wf
+}
+
+// waitsSomewhere reports whether the body (not its literals) waits.
+func (w *walker) waitsSomewhere(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = found || w.isWaitCall(n)
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW && w.isWaitRecv(n.X)
+		}
+		return !found
+	})
+	return found
 }
