@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/optlist"
@@ -31,6 +33,7 @@ func New() *analysis.Analyzer {
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, opts) },
 		ResultType: reflect.TypeFor[*Result](),
 		FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
+		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	}
 	// The lists are checked and normalised by optlist when set, so the
 	// command line, go vet and the golangci-lint plugin reject the same
@@ -157,12 +160,14 @@ func (w *walker) relevant() bool {
 // literals, noting the declarations.
 func (w *walker) functions() []*fnScope {
 	var fns []*fnScope
-	for _, file := range w.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch n := n.(type) {
+	insp := w.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for fc := range insp.Root().Children() {
+		file := fc.Node().(*ast.File)
+		for c := range fc.Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+			switch n := c.Node().(type) {
 			case *ast.FuncDecl:
 				if n.Body == nil {
-					return false
+					continue
 				}
 				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
 				if obj, ok := w.info.Defs[n.Name].(*types.Func); ok {
@@ -172,11 +177,8 @@ func (w *walker) functions() []*fnScope {
 				fns = append(fns, fs)
 			case *ast.FuncLit:
 				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
-			case *ast.GenDecl, *ast.ImportSpec:
-				return n.(ast.Node) != nil && isVarDecl(n)
 			}
-			return true
-		})
+		}
 	}
 	return fns
 }
@@ -337,13 +339,6 @@ func (w *walker) libEnv() *libmodel.Env {
 		IsBudget:   w.isBudgetCall,
 		KeyHeaders: append(append([]string(nil), defaultKeyHeaders...), w.opts.KeyHeaders...),
 	}
-}
-
-// isVarDecl reports whether a declaration may hold function literals
-// (a var declaration), so the walk descends into it.
-func isVarDecl(n ast.Node) bool {
-	gd, ok := n.(*ast.GenDecl)
-	return ok && gd.Tok == token.VAR
 }
 
 // PkgFact marks a package some of whose functions have facts: packages
