@@ -476,7 +476,7 @@ func (w *walker) swallows(call *ast.CallExpr) bool {
 // wait (or leave on cancellation) with a wait success does not share.
 func (w *walker) failWait(fs *fnScope) *WaitFact {
 	sig, ok := fs.obj.Type().(*types.Signature)
-	if !ok || sig.Results().Len() > 0 || !w.waitsSomewhere(fs.body) {
+	if !ok || sig.Results().Len() > 0 || !w.waitsThenReturns(fs.body) || w.inGOROOT() {
 		return nil
 	}
 	ops := map[*ast.CallExpr]bool{}
@@ -542,19 +542,63 @@ func (w *walker) combinedWait(waits []ast.Node) *WaitFact {
 	return wf
 }
 
-// waitsSomewhere reports whether the body (not its literals) waits.
-func (w *walker) waitsSomewhere(body ast.Node) bool {
+// waitsThenReturns reports whether a block of the body (not of its
+// literals) ends in a wait and a return: time.Sleep(d); return, or a
+// select on a timer before it. A cheap test, before any walk.
+func (w *walker) waitsThenReturns(body ast.Node) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.CallExpr:
-			found = found || w.isWaitCall(n)
-		case *ast.UnaryExpr:
-			found = found || n.Op == token.ARROW && w.isWaitRecv(n.X)
+		case *ast.BlockStmt:
+			k := len(n.List)
+			if k < 2 {
+				break
+			}
+			if r, ok := n.List[k-1].(*ast.ReturnStmt); !ok || len(r.Results) > 0 {
+				break
+			}
+			// The wait, then plain statements (failures++), then return.
+			for j := k - 2; j >= 0 && !found; j-- {
+				if w.plainWait(n.List[j]) {
+					found = true
+				} else if !isPlainStmt(n.List[j]) {
+					break
+				}
+			}
 		}
 		return !found
 	})
 	return found
+}
+
+func isPlainStmt(st ast.Stmt) bool {
+	switch st.(type) {
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.ExprStmt:
+		return true
+	}
+	return false
+}
+
+// plainWait reports whether st is a sleep or a select or receive on a
+// timer: time.Sleep, budget.Sleep, <-time.After(d), select { case
+// <-time.After(d): ... }.
+func (w *walker) plainWait(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		switch x := ast.Unparen(st.X).(type) {
+		case *ast.CallExpr:
+			return isFunc(callee(w.info, x), "time.Sleep", BudgetPath+".Sleep")
+		case *ast.UnaryExpr:
+			return x.Op == token.ARROW && w.isWaitRecv(x.X)
+		}
+	case *ast.SelectStmt:
+		for _, cc := range st.Body.List {
+			if u := commRecv(cc.(*ast.CommClause).Comm); u != nil && w.isWaitRecv(u.X) {
+				return true
+			}
+		}
+	}
+	return false
 }
