@@ -421,6 +421,13 @@ func (w *walker) callerHeaders(fs *fnScope, v *types.Var) (names []string, known
 			return true
 		}
 		defer func() { parents = append(parents, n) }()
+		if c, ok := n.(*ast.CallExpr); ok {
+			for _, a := range c.Args {
+				if w.usedObj(a) == v {
+					known = false // handed on: a helper may set the key
+				}
+			}
+		}
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Header" || w.usedObj(sel.X) != v || len(parents) < 2 {
 			return true

@@ -162,3 +162,31 @@ func (o *Open) Create(ctx context.Context) error {
 	_, err = o.HTTP.Do(req)
 	return err
 }
+
+// A literal client with the default backoff: the fix replaces the
+// literal's value.
+func literalDefault(ctx context.Context) error {
+	client := &retryablehttp.Client{ // want `retryjitter: retryablehttp's default backoff has no jitter`
+		Backoff:    retryablehttp.DefaultBackoff,
+		CheckRetry: budgetPolicy,
+		HTTPClient: http.DefaultClient,
+		RetryMax:   3,
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "http://example.com", nil)
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
+
+// A literal client without a Backoff field has none of the default's.
+func literalNoBackoff(ctx context.Context) error {
+	client := &retryablehttp.Client{CheckRetry: budgetPolicy, HTTPClient: http.DefaultClient, RetryMax: 3}
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "http://example.com", nil)
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
