@@ -422,6 +422,11 @@ func (w *walker) callerHeaders(fs *fnScope, v *types.Var) (names []string, known
 		}
 		defer func() { parents = append(parents, n) }()
 		if c, ok := n.(*ast.CallExpr); ok {
+			if sel, isSel := ast.Unparen(c.Fun).(*ast.SelectorExpr); isSel && w.usedObj(sel.X) == v {
+				if f := w.factOf(callee(w.info, c)); f == nil || f.Resends == nil {
+					known = false // req.SetKey(k): a method of its own may set it
+				}
+			}
 			for _, a := range c.Args {
 				if w.usedObj(a) == v {
 					known = false // handed on: a helper may set the key

@@ -123,3 +123,15 @@ func (c *Client) CreateRunSigned(ctx context.Context, opts any) error {
 }
 
 func sign(r *Request) { r.Header.Set("Idempotency-Key", rand.Text()) }
+
+// A method of the wrapper sets the key.
+func (c *Client) CreateRunKeyMethod(ctx context.Context, opts any) error {
+	req, err := c.NewRequest("POST", "runs", opts)
+	if err != nil {
+		return err
+	}
+	req.SetKey(rand.Text())
+	return req.Do(ctx, nil)
+}
+
+func (r *Request) SetKey(k string) { r.Header.Set("Idempotency-Key", k) }
