@@ -210,6 +210,13 @@ func (w *walker) soleValue(v *types.Var, body ast.Node) ast.Expr {
 // assignment, an operator assignment, v[k] = x, ++/--, a range variable,
 // or its address taken.
 func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok bool) {
+	vals, index, ok := w.assignsOf(v, nodes...)
+	return vals, ok && len(index) == 0
+}
+
+// assignsOf is valuesOf with the element writes v[k] = x kept apart (as
+// the assignments) rather than making the values unknown.
+func (w *walker) assignsOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, index []*ast.AssignStmt, ok bool) {
 	ok = true
 	target := func(l ast.Expr) bool {
 		if id, isID := ast.Unparen(l).(*ast.Ident); isID {
@@ -223,7 +230,7 @@ func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok 
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
 					if ix, isIndex := ast.Unparen(l).(*ast.IndexExpr); isIndex && target(ix.X) {
-						ok = false
+						index = append(index, n)
 					}
 					if !target(l) {
 						continue
@@ -266,7 +273,7 @@ func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok 
 			return true
 		})
 	}
-	return vals, ok
+	return vals, index, ok
 }
 
 // usedObj returns the object a name or a selector (x.f, pkg.F) refers to.

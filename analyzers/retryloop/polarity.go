@@ -14,8 +14,15 @@ import (
 // undecided.
 
 // setPolarity judges a bool-valued map of status codes: Yes when every
-// literal it is built from holds failure codes only (a set of retryable
-// codes), No when they hold only 2xx codes, Unknown otherwise.
+// code the code itself puts in the set is a failure code (a set of
+// retryable codes), No when every one is a 2xx code, Unknown otherwise
+// or when it puts none. The codes are read from the map literals the set
+// is given, the constant keys of its element writes, and the same of the
+// sets it is copied from (a client's field copied from its options'); an
+// empty make(...) and element writes of keys the caller passes in
+// (WithRetryOn(codes...)) add codes the author did not write, and leave
+// the polarity to the ones written. Anything else it is given (a
+// function's result, an escaping address) makes it unknown.
 func (w *walker) setPolarity(m ast.Expr) Tri {
 	v, ok := w.usedObj(m).(*types.Var)
 	if !ok || v.Pkg() != w.pass.Pkg {
@@ -27,51 +34,95 @@ func (w *walker) setPolarity(m ast.Expr) Tri {
 	if t, ok := w.polarity[v]; ok {
 		return t
 	}
-	// Every value the set is given must be a literal the polarity can be
-	// read from: a map copied in from elsewhere (built from the user's
-	// codes), a v[k] = x or an escaping address make it unknown.
-	vals, ok := w.valuesOf(v, w.packageFiles()...)
-	res, seen := Unknown, false
-	judge := func(e ast.Expr) bool {
-		lit, isLit := ast.Unparen(e).(*ast.CompositeLit)
-		if !isLit {
+	var votes codeVotes
+	if !w.setCodes(v, &votes, map[*types.Var]bool{}) || votes.fail == votes.ok || votes.fail > 0 && votes.ok > 0 {
+		w.polarity[v] = Unknown
+	} else {
+		w.polarity[v] = b2t(votes.fail > 0)
+	}
+	return w.polarity[v]
+}
+
+// codeVotes counts the failure (4xx, 5xx) and success (2xx) codes a set
+// is given.
+type codeVotes struct{ fail, ok int }
+
+func (c *codeVotes) add(code int64) bool {
+	switch {
+	case code >= 400:
+		c.fail++
+	case code >= 200 && code < 300:
+		c.ok++
+	default:
+		return false
+	}
+	return true
+}
+
+// setCodes adds the codes the package puts in the set v to votes; false
+// when something else may be put in it.
+func (w *walker) setCodes(v *types.Var, votes *codeVotes, seen map[*types.Var]bool) bool {
+	if seen[v] {
+		return true // a copy back and forth adds nothing new
+	}
+	if v.Pkg() != w.pass.Pkg {
+		return false
+	}
+	seen[v] = true
+	vals, index, ok := w.assignsOf(v, w.packageFiles()...)
+	if !ok {
+		return false
+	}
+	for _, a := range index {
+		for i, l := range a.Lhs {
+			ix, isIndex := ast.Unparen(l).(*ast.IndexExpr)
+			if !isIndex || w.usedObj(ix.X) != v {
+				continue
+			}
+			if len(a.Rhs) != len(a.Lhs) || !isTrue(w.info, a.Rhs[i]) {
+				return false
+			}
+			if k, known := w.intConst(ix.Index); known && !votes.add(k) {
+				return false
+			}
+		}
+	}
+	for _, e := range vals {
+		if !w.setValueCodes(e, votes, seen) {
 			return false
 		}
-		for _, el := range lit.Elts {
+	}
+	return true
+}
+
+// setValueCodes adds the codes of one value a set is given.
+func (w *walker) setValueCodes(e ast.Expr, votes *codeVotes, seen map[*types.Var]bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case nil:
+		return true // declared empty (nil): lookups say false until set
+	case *ast.CompositeLit:
+		for _, el := range e.Elts {
 			kv, isKV := el.(*ast.KeyValueExpr)
 			if !isKV {
 				return false
 			}
 			k, known := w.intConst(kv.Key)
-			if !known || !isTrue(w.info, kv.Value) {
-				return false
-			}
-			t := b2t(k >= 400)
-			if k < 400 && (k < 200 || k >= 300) {
-				return false
-			}
-			if !seen {
-				res, seen = t, true
-			} else if res != t {
+			if !known || !isTrue(w.info, kv.Value) || !votes.add(k) {
 				return false
 			}
 		}
 		return true
-	}
-	for _, e := range vals {
-		if e == nil {
-			continue // declared empty (nil): lookups say false until set
+	case *ast.CallExpr:
+		b, isBuiltin := w.usedObj(e.Fun).(*types.Builtin)
+		return isBuiltin && b.Name() == "make"
+	case *ast.Ident, *ast.SelectorExpr:
+		if tv, known := w.info.Types[e]; known && tv.IsNil() {
+			return true
 		}
-		if !judge(e) {
-			ok = false
-			break
-		}
+		from, isVar := w.usedObj(e).(*types.Var)
+		return isVar && w.setCodes(from, votes, seen)
 	}
-	if !ok || !seen {
-		res = Unknown
-	}
-	w.polarity[v] = res
-	return res
+	return false
 }
 
 // predPolarity judges a predicate of one integer parameter whose body is
