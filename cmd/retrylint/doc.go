@@ -10,8 +10,8 @@ Usage:
 	go vet -vettool=$(command -v retrylint) [-fix [-diff]] packages
 	go fix -fixtool=$(command -v retrylint) [-diff] packages
 
-Run standalone, retrylint loads the packages (and, with -test, their
-tests) from source, runs the analyzers and prints the findings to
+Run standalone, retrylint loads the packages (and their tests, when an
+analyzer's -NAME.tests flag asks for _test.go files) from source, runs the analyzers and prints the findings to
 standard output, one per line, sorted by position:
 
 	path/file.go:12:3: message (analyzer)
@@ -57,7 +57,8 @@ absolute path: it does not search PATH.
 	      with -baseline FILE, record the current findings in FILE and
 	      exit 0
 	-test
-	      also analyze test files (default true)
+	      also load test packages when an analyzer analyzes test files
+	      (its -NAME.tests flag; default true)
 	-tags list
 	      comma-separated build tags
 	-inventory, -inventory=md|json|html

@@ -496,3 +496,25 @@ func TestRealVetNested(t *testing.T) {
 		t.Errorf("standalone: got %+v, want the three-layer finding in handler/handler.go", r)
 	}
 }
+
+// TestTestsNotLoaded: test files are analysed only on request (the
+// -NAME.tests flags), so by default a test file that does not build on
+// its own (a mock made by go generate and not committed) costs nothing;
+// asked for, it is a load error like any other.
+func TestTestsNotLoaded(t *testing.T) {
+	need(t, retrylint)
+	t.Parallel()
+	dir := fixture(t, "antipattern")
+	if err := os.WriteFile(filepath.Join(dir, "post", "mock_test.go"),
+		[]byte("package post\n\nvar _ = mocks.NewMockClient\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, retrylint, "-json", "./...")
+	if r.code != 3 || len(vetJSON(t, r.stdout)["example.com/antipattern/post"]["retrysleep"]) == 0 {
+		t.Errorf("default: exit %d, want 3 and the retrysleep findings; stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, dir, retrylint, "-retrysleep.tests", "./...")
+	if r.code != 1 || !strings.Contains(r.stderr, "post/mock_test.go:3:9: undefined: mocks") {
+		t.Errorf("-retrysleep.tests: got %+v, want exit 1 naming post/mock_test.go", r)
+	}
+}

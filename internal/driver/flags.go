@@ -46,7 +46,7 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 	fs.IntVar(&opts.context, "c", -1, "display offending line with this many lines of context")
 	fs.StringVar(&opts.baseline, "baseline", "", "report only findings not recorded in this baseline `file`")
 	fs.BoolVar(&opts.baselineWrite, "baseline-write", false, "record the current findings in the -baseline file and exit")
-	fs.BoolVar(&opts.tests, "test", true, "also analyze test packages")
+	fs.BoolVar(&opts.tests, "test", true, "also load test packages when an analyzer analyzes _test.go files (its -NAME.tests flag)")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated list of build tags")
 	fs.BoolVar(&opts.showVersion, "V", false, "print the version and exit")
 	fs.BoolVar(&opts.showVersion, "version", false, "print the version and exit")

@@ -139,7 +139,7 @@ func (d *run) load() ([]*packages.Package, error) {
 	}
 	cfg := &packages.Config{
 		Mode:  mode | packages.NeedModule,
-		Tests: d.opts.tests,
+		Tests: d.wantTests(),
 	}
 	if d.opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + d.opts.tags}
@@ -186,6 +186,24 @@ func (d *run) load() ([]*packages.Package, error) {
 	return slices.DeleteFunc(pkgs, func(p *packages.Package) bool {
 		return strings.HasSuffix(p.ID, ".test")
 	}), nil
+}
+
+// wantTests reports whether test packages are worth loading: with -test
+// on, only when a selected analyzer analyses _test.go files (its
+// -NAME.tests flag, off by default). Otherwise loading them would find
+// nothing to report and fail on a module whose tests do not build on
+// their own (mocks made by go generate and not committed).
+func (d *run) wantTests() bool {
+	if !d.opts.tests {
+		return false
+	}
+	for _, a := range d.opts.analyzers {
+		f := a.Flags.Lookup("tests")
+		if f == nil || f.Value.String() == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // An unseener is a flag value whose entries name functions or packages;
