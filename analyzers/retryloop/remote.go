@@ -35,6 +35,21 @@ var remotePkgPrefixes = []string{
 	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty",
 }
 
+// remoteFuncType reports whether t is a function type whose values
+// reach the network whatever they are: gRPC's UnaryInvoker and Streamer,
+// the next link of an interceptor chain that ends in the connection.
+func remoteFuncType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "google.golang.org/grpc" {
+		return false
+	}
+	switch n.Obj().Name() {
+	case "UnaryInvoker", "Streamer":
+		return true
+	}
+	return false
+}
+
 // sqlRemote lists the database/sql methods that talk to the server.
 func sqlRemote(name string) bool {
 	switch name {
@@ -113,6 +128,9 @@ func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
 func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 	fn := callee(w.info, call)
 	if fn == nil {
+		if remoteFuncType(w.info.TypeOf(call.Fun)) {
+			return true
+		}
 		// A local closure: what it calls.
 		if lit := w.localFunc(call.Fun); lit != nil {
 			return w.reachesRemote(lit) != nil
