@@ -62,6 +62,10 @@ while IFS=$'\t' read -r mod version pkgs _ source <&3; do
 		;;
 	esac
 	[ -f "$dir/go.mod" ] || (cd "$dir" && go mod init "$mod" >>"$base.load" 2>&1)
+	# A module cut out of a monorepo replaces its siblings by relative
+	# paths that are not here: take them from the proxy instead.
+	(cd "$dir" && go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith(".")) | .Old.Path' |
+		while IFS= read -r old; do go mod edit -dropreplace="$old"; done) 2>>"$base.load"
 	read -r -a pats <<<"${pkgs:-./...}"
 	(cd "$dir" && go list -e -deps "${pats[@]}" >/dev/null 2>>"$base.load") ||
 		(cd "$dir" && go mod tidy -e >>"$base.load" 2>&1)
