@@ -1091,6 +1091,9 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 		if v := s.classify(e.Args, s.w.predPolarity(fn), p); v != Unknown {
 			return v
 		}
+		if v := s.classifyErr(fn, e.Args, p); v != Unknown {
+			return v
+		}
 	}
 	if s.ops[e] && isBool(s.info.TypeOf(e)) {
 		p.observed[e] = true
@@ -1111,6 +1114,27 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 				return No
 			}
 		}
+	}
+	return Unknown
+}
+
+// classifyErr judges an error classifier's verdict (shouldRetry(err)) on
+// the path: it observes the error, and on a success (the error nil) says
+// what the classifier says of nil.
+func (s *sim) classifyErr(fn *types.Func, args []ast.Expr, p *path) Tri {
+	if len(args) != 1 || !isErrorType(s.info.TypeOf(args[0])) {
+		return Unknown
+	}
+	o := s.obj(args[0])
+	if o == nil {
+		return Unknown
+	}
+	if c := p.tainted[o]; c != nil {
+		p.observed[c] = true
+		p.obs++
+	}
+	if v, ok := p.vals[o]; ok && v == No {
+		return s.w.errPredAtNil(fn)
 	}
 	return Unknown
 }

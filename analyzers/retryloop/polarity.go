@@ -197,3 +197,137 @@ func isTrue(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
 }
+
+// An error classifier (shouldRetry(err), isRetryable(err)) decides a
+// retry the way a status set does; what it says of a success is read
+// from its body evaluated at a nil error: `if err == nil { return false }`,
+// `switch err { case nil: return false }` after cases of sentinel
+// errors, `return err != nil && …`, errors.Is(err, …). Anything else is
+// unknown, and the test stays undecided.
+
+// errPredAtNil evaluates fn, a predicate of one error parameter, at nil:
+// No when it returns false (a success is not retried), Yes when true.
+func (w *walker) errPredAtNil(fn *types.Func) Tri {
+	decl := w.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if decl == nil || decl.Body == nil || sig == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
+		!isErrorType(sig.Params().At(0).Type()) || !isBool(sig.Results().At(0).Type()) {
+		return Unknown
+	}
+	if w.errPreds == nil {
+		w.errPreds = map[*types.Func]Tri{}
+	}
+	if t, ok := w.errPreds[fn]; ok {
+		return t
+	}
+	w.errPreds[fn] = Unknown // recursion: unknown
+	var param types.Object
+	if names := decl.Type.Params.List[0].Names; len(names) == 1 {
+		param = w.info.Defs[names[0]]
+	}
+	t := Unknown
+	if param != nil {
+		t = w.stmtsAtNil(decl.Body.List, param)
+	}
+	w.errPreds[fn] = t
+	return t
+}
+
+// stmtsAtNil runs statements with param nil to the first return.
+func (w *walker) stmtsAtNil(list []ast.Stmt, param types.Object) Tri {
+	for _, st := range list {
+		switch st := st.(type) {
+		case *ast.ReturnStmt:
+			if len(st.Results) != 1 {
+				return Unknown
+			}
+			return w.exprAtNil(st.Results[0], param)
+		case *ast.IfStmt:
+			if st.Init != nil {
+				return Unknown
+			}
+			switch w.exprAtNil(st.Cond, param) {
+			case Yes:
+				return w.stmtsAtNil(st.Body.List, param)
+			case No:
+				if st.Else != nil {
+					return w.stmtsAtNil([]ast.Stmt{st.Else}, param)
+				}
+				continue
+			}
+			return Unknown
+		case *ast.BlockStmt:
+			return w.stmtsAtNil(st.List, param)
+		case *ast.SwitchStmt:
+			body, ok := w.switchAtNil(st, param)
+			if !ok {
+				return Unknown
+			}
+			if body != nil {
+				return w.stmtsAtNil(body, param)
+			}
+		default:
+			return Unknown
+		}
+	}
+	return Unknown
+}
+
+// switchAtNil returns the body a `switch param { … }` runs for nil (nil
+// when no clause does), or false when that cannot be told: a case other
+// than nil and sentinel errors (package-level error variables) before it.
+func (w *walker) switchAtNil(st *ast.SwitchStmt, param types.Object) ([]ast.Stmt, bool) {
+	if st.Init != nil || st.Tag == nil || w.usedObj(st.Tag) != param {
+		return nil, false
+	}
+	var dflt []ast.Stmt
+	for _, cc := range st.Body.List {
+		clause := cc.(*ast.CaseClause)
+		if clause.List == nil {
+			dflt = clause.Body
+			continue
+		}
+		for _, e := range clause.List {
+			if tv, ok := w.info.Types[e]; ok && tv.IsNil() {
+				return clause.Body, true
+			}
+			if v, ok := w.usedObj(e).(*types.Var); !ok || v.IsField() || v.Parent() != v.Pkg().Scope() {
+				return nil, false
+			}
+		}
+	}
+	return dflt, true
+}
+
+// exprAtNil evaluates a boolean expression with param nil.
+func (w *walker) exprAtNil(e ast.Expr, param types.Object) Tri {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return not(w.exprAtNil(e.X, param))
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			return and(w.exprAtNil(e.X, param), w.exprAtNil(e.Y, param))
+		case token.LOR:
+			return or(w.exprAtNil(e.X, param), w.exprAtNil(e.Y, param))
+		case token.EQL, token.NEQ:
+			x, y := e.X, e.Y
+			if w.usedObj(y) == param {
+				x, y = y, x
+			}
+			if tv, ok := w.info.Types[y]; ok && tv.IsNil() && w.usedObj(x) == param {
+				return b2t(e.Op == token.EQL)
+			}
+		}
+	case *ast.CallExpr:
+		if fn := callee(w.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 && w.usedObj(e.Args[0]) == param {
+			return No
+		}
+	}
+	if tv, ok := w.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+		return b2t(constant.BoolVal(tv.Value))
+	}
+	return Unknown
+}

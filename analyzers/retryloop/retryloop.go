@@ -79,6 +79,7 @@ type walker struct {
 	cur            *fnScope                // the function being examined
 	litDepth       int                     // local closures being followed (reachesRemote)
 	polarity       map[types.Object]Tri    // status-code sets judged (setPolarity)
+	errPreds       map[*types.Func]Tri     // error classifiers evaluated at nil (errPredAtNil)
 	pkgVarInit     map[*types.Var]ast.Expr // package variables set only where declared (pkgVarValue)
 	blockLabels    map[*ast.BlockStmt]int  // labels per block (stateMachine)
 	sleepVars      map[*types.Var]bool     // function variables judged (sleepVar)
