@@ -838,6 +838,14 @@ func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallEx
 		// when the call fails: if wm != nil { break } leaves on
 		// success (Yes = non-nil).
 		p.vals[obj] = b2t(!(failing && s.mode == modeErr))
+	case isBool(t) && !last && s.errLast(call) && s.w.retryFlag(call) == Yes:
+		// retry, err := op(): a flag the operation sets only beside an
+		// error asks for no retry on success.
+		if failing && s.mode == modeErr {
+			s.set(l, Unknown, p)
+		} else {
+			p.vals[obj] = No
+		}
 	default:
 		s.set(l, Unknown, p)
 	}

@@ -331,3 +331,58 @@ func (w *walker) exprAtNil(e ast.Expr, param types.Object) Tri {
 	}
 	return Unknown
 }
+
+// retryFlag judges the bool an operation returns beside its error
+// (retry, err := c.write(msg)): Yes when the function, in this package,
+// returns false with every nil error and true somewhere (a "retry"
+// flag: a success never asks for another attempt), Unknown otherwise.
+func (w *walker) retryFlag(call *ast.CallExpr) Tri {
+	fn := callee(w.info, call)
+	if fn == nil {
+		return Unknown
+	}
+	if t, cached := w.retryFlags[fn]; cached {
+		return t
+	}
+	if w.retryFlags == nil {
+		w.retryFlags = map[*types.Func]Tri{}
+	}
+	w.retryFlags[fn] = w.readRetryFlag(fn)
+	return w.retryFlags[fn]
+}
+
+func (w *walker) readRetryFlag(fn *types.Func) Tri {
+	decl := w.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if decl == nil || decl.Body == nil || sig == nil || sig.Results().Len() != 2 ||
+		!isBool(sig.Results().At(0).Type()) || !isErrorType(sig.Results().At(1).Type()) {
+		return Unknown
+	}
+	sawTrue, ok := false, true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 2 {
+				ok = false
+				return false
+			}
+			flag, known := w.info.Types[n.Results[0]]
+			if !known || flag.Value == nil || flag.Value.Kind() != constant.Bool {
+				ok = false
+				return false
+			}
+			isTrue := constant.BoolVal(flag.Value)
+			sawTrue = sawTrue || isTrue
+			if tv, known := w.info.Types[n.Results[1]]; known && tv.IsNil() && isTrue {
+				ok = false
+			}
+		}
+		return ok
+	})
+	if ok && sawTrue {
+		return Yes
+	}
+	return Unknown
+}

@@ -80,6 +80,7 @@ type walker struct {
 	litDepth       int                     // local closures being followed (reachesRemote)
 	polarity       map[types.Object]Tri    // status-code sets judged (setPolarity)
 	errPreds       map[*types.Func]Tri     // error classifiers evaluated at nil (errPredAtNil)
+	retryFlags     map[*types.Func]Tri     // retry flags returned beside an error (retryFlag)
 	pkgVarInit     map[*types.Var]ast.Expr // package variables set only where declared (pkgVarValue)
 	blockLabels    map[*ast.BlockStmt]int  // labels per block (stateMachine)
 	sleepVars      map[*types.Var]bool     // function variables judged (sleepVar)
