@@ -57,6 +57,37 @@ func (w *walker) pkgVarValue(v *types.Var) ast.Expr {
 	return init
 }
 
+// constField reports whether f is an unexported numeric field of this
+// package that its non-test files set only to constants (a struct
+// literal without it leaves the zero constant): outside code cannot set
+// it, so every value it holds is fixed.
+func (w *walker) constField(f *types.Var) bool {
+	if f.Pkg() != w.pass.Pkg || f.Exported() || !isNumber(f.Type()) {
+		return false
+	}
+	if c, ok := w.constFields[f]; ok {
+		return c
+	}
+	var files []ast.Node
+	for _, file := range w.pass.Files {
+		if !strings.HasSuffix(w.pass.Fset.File(file.Pos()).Name(), "_test.go") {
+			files = append(files, file)
+		}
+	}
+	vals, ok := w.valuesOf(f, files...)
+	c := ok && len(vals) > 0
+	for _, v := range vals {
+		if tv, known := w.info.Types[v]; v == nil || !known || tv.Value == nil {
+			c = false
+		}
+	}
+	if w.constFields == nil {
+		w.constFields = map[*types.Var]bool{}
+	}
+	w.constFields[f] = c
+	return c
+}
+
 // isNumber reports whether t is a number (time.Duration, model.Duration,
 // int64 seconds): a value, not a function that could draw one.
 func isNumber(t types.Type) bool {
@@ -104,8 +135,14 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 	case *ast.CallExpr:
 		return w.callDelay(e, depth, seen)
 	case *ast.SelectorExpr:
-		// A config field: its value cannot be seen, but it is a value.
+		// A config field: its value cannot be seen, but it is a value;
+		// an unexported field the package only ever sets to constants
+		// is a fixed delay (retryTimeout: 5 * time.Second in its
+		// constructor).
 		if sel := w.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			if f, ok := sel.Obj().(*types.Var); ok && w.constField(f) {
+				return judged{growth: GrowthFixed}
+			}
 			return judged{growth: GrowthUnknown, value: isNumber(sel.Type())}
 		}
 	}

@@ -82,6 +82,7 @@ type walker struct {
 	errPreds       map[*types.Func]Tri     // error classifiers evaluated at nil (errPredAtNil)
 	retryFlags     map[*types.Func]Tri     // retry flags returned beside an error (retryFlag)
 	pkgVarInit     map[*types.Var]ast.Expr // package variables set only where declared (pkgVarValue)
+	constFields    map[*types.Var]bool     // unexported fields set only to constants (constField)
 	blockLabels    map[*ast.BlockStmt]int  // labels per block (stateMachine)
 	sleepVars      map[*types.Var]bool     // function variables judged (sleepVar)
 	loops          []ast.Node              // loops of the current function, once computed
