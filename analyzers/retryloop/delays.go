@@ -39,13 +39,7 @@ func (w *walker) pkgVarValue(v *types.Var) ast.Expr {
 	if init, ok := w.pkgVarInit[v]; ok {
 		return init
 	}
-	var files []ast.Node
-	for _, f := range w.pass.Files {
-		if !strings.HasSuffix(w.pass.Fset.File(f.Pos()).Name(), "_test.go") {
-			files = append(files, f)
-		}
-	}
-	vals, ok := w.valuesOf(v, files...)
+	vals, ok := w.valuesOf(v, w.nonTestFiles()...)
 	var init ast.Expr
 	if ok && len(vals) == 1 {
 		init = vals[0]
@@ -68,13 +62,7 @@ func (w *walker) constField(f *types.Var) bool {
 	if c, ok := w.constFields[f]; ok {
 		return c
 	}
-	var files []ast.Node
-	for _, file := range w.pass.Files {
-		if !strings.HasSuffix(w.pass.Fset.File(file.Pos()).Name(), "_test.go") {
-			files = append(files, file)
-		}
-	}
-	vals, ok := w.valuesOf(f, files...)
+	vals, ok := w.valuesOf(f, w.nonTestFiles()...)
 	c := ok && len(vals) > 0
 	for _, v := range vals {
 		if tv, known := w.info.Types[v]; v == nil || !known || tv.Value == nil {
@@ -749,4 +737,35 @@ func (w *walker) readsRetryAfter(call *ast.CallExpr) bool {
 		return !found
 	})
 	return found
+}
+
+// nilFuncVar reports whether v is an unexported package-level function
+// variable of this package that its non-test files declare without a
+// value and never set: a test hook, nil in production (if f := testHook;
+// f != nil && !f(err) { return } is never taken).
+func (w *walker) nilFuncVar(v *types.Var) bool {
+	if v.Pkg() != w.pass.Pkg || v.Exported() || v.Parent() != v.Pkg().Scope() || !isSignature(v.Type()) {
+		return false
+	}
+	if w.pkgVarValue(v) != nil {
+		return false
+	}
+	vals, ok := w.valuesOf(v, w.nonTestFiles()...)
+	return ok && len(vals) == 1 && vals[0] == nil
+}
+
+// nonTestFiles returns the package's files but its _test.go files.
+func (w *walker) nonTestFiles() []ast.Node {
+	var files []ast.Node
+	for _, f := range w.pass.Files {
+		if !strings.HasSuffix(w.pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+func isSignature(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }

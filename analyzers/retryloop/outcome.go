@@ -875,6 +875,10 @@ func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
 		}
 		return
 	}
+	if v, ok := s.w.usedObj(r).(*types.Var); ok && isSignature(obj.Type()) && s.w.nilFuncVar(v) {
+		p.vals[obj] = No // f := testHook: nil outside tests
+		return
+	}
 	if eo := s.grpcCodeOf(r); eo != nil {
 		// code := status.Code(err): the outcome's gRPC code.
 		if s.codeOf == nil {
@@ -1205,8 +1209,11 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 				p.observed[c] = true
 				p.obs++
 			}
-			if v, ok := p.vals[o]; ok && (isErrorType(o.Type()) || isPointer(o.Type())) {
+			if v, ok := p.vals[o]; ok && (isErrorType(o.Type()) || isPointer(o.Type()) || isSignature(o.Type())) {
 				return not(v)
+			}
+			if v, ok := o.(*types.Var); ok && s.w.nilFuncVar(v) {
+				return Yes // a test hook production code never sets
 			}
 		}
 		return Unknown
