@@ -390,8 +390,14 @@ func (w *walker) writesOf(fs *fnScope) []Write {
 	w.describeRequests(site, fs, fs.body)
 	var writes []Write
 	for _, r := range site.Requests {
-		if r.NonIdempotent() {
-			writes = append(writes, Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)})
+		if !r.NonIdempotent() {
+			continue
+		}
+		wr := Write{Method: r.Method, Headers: r.Headers, KeyMinted: w.keyMintedHere(r, fs)}
+		if !slices.ContainsFunc(writes, func(o Write) bool {
+			return o.Method == wr.Method && o.KeyMinted == wr.KeyMinted && slices.Equal(o.Headers, wr.Headers)
+		}) {
+			writes = append(writes, wr) // one write, sent again on a second try, is one write
 		}
 	}
 	return writes

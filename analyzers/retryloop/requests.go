@@ -113,7 +113,7 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 		return nil
 	}
 	var build *ast.CallExpr
-	count := 0
+	same := true
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok {
@@ -123,28 +123,50 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 			if !w.isVar(l, v) {
 				continue
 			}
-			count++
 			var r ast.Expr
 			if len(as.Rhs) == 1 {
 				r = as.Rhs[0]
 			} else if i < len(as.Rhs) {
 				r = as.Rhs[i]
 			}
-			if c, ok := ast.Unparen(r).(*ast.CallExpr); ok {
-				fn := callee(w.info, c)
-				if isFunc(fn, "net/http.NewRequest", "net/http.NewRequestWithContext") {
-					build = c
-				} else if f := w.factOf(fn); f != nil && f.Build != nil {
-					build = c
-				}
+			c, isCall := ast.Unparen(r).(*ast.CallExpr)
+			if !isCall {
+				same = false // req = other: not built here
+				continue
+			}
+			fn := callee(w.info, c)
+			isBuild := isFunc(fn, "net/http.NewRequest", "net/http.NewRequestWithContext")
+			if f := w.factOf(fn); f != nil && f.Build != nil {
+				isBuild = true
+			}
+			switch {
+			case !isBuild:
+				same = false
+			case build == nil:
+				build = c
+			case callee(w.info, build) != fn || !w.sameMethodArg(build, c):
+				same = false
 			}
 		}
 		return true
 	})
-	if count != 1 {
+	// Built once, or again the same way (a second attempt rebuilds it
+	// with the same builder: req, err = c.newRequest(url, body)).
+	if build == nil || !same {
 		return nil
 	}
 	return build
+}
+
+// sameMethodArg reports whether two request builds name the same method
+// (both by the same constant, or both through a builder without one).
+func (w *walker) sameMethodArg(a, b *ast.CallExpr) bool {
+	ma, mb := w.methodArg(a), w.methodArg(b)
+	if ma == nil || mb == nil {
+		return ma == nil && mb == nil
+	}
+	va, vb := w.info.Types[ma], w.info.Types[mb]
+	return va.Value != nil && vb.Value != nil && constant.Compare(va.Value, token.EQL, vb.Value)
 }
 
 // describeRequests records the HTTP requests the site sends.
