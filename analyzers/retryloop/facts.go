@@ -83,6 +83,11 @@ type RetrierFact struct {
 	// OwnRemote: a call in the helper's own package passes it a remote
 	// operation, so its one retrybudget finding stands at its loop there.
 	OwnRemote bool
+	// Poll: the helper polls a condition (OpParam: func() (bool, error)),
+	// calling it again while it returns false and no error. A call is a
+	// retry only when the condition it is given turns a failed remote
+	// call into "not yet" (return false, nil): judged at each call.
+	Poll bool
 }
 
 // AFact marks FuncFact as an analysis fact.

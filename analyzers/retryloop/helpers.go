@@ -24,6 +24,9 @@ func (w *walker) ownSites(env *libmodel.Env, fns []*fnScope) []*Site {
 		if r == nil && fs.obj != nil {
 			r = w.libRetrier(fs, libSites) // a helper around a retry library
 		}
+		if r == nil && fs.obj != nil {
+			r = w.pollRetrier(fs) // a helper polling a condition
+		}
 		rs := w.resendFact(fs, append(slices.Clip(libSites), w.quiet...))
 		if r != nil || rs != nil {
 			f := w.facts[fs.obj]
@@ -141,6 +144,9 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		return nil
 	}
 	r := f.Retrier
+	if r.Poll && w.swallowedFailure(argAt(call, r.OpParam)) == nil {
+		return nil // polling: the condition's failures are not made "not yet"
+	}
 	site := &Site{
 		Shape: ShapeHelper, Node: call, Pos: call.Pos(), End: call.End(),
 		Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{call}, Bound: r.Bound,
