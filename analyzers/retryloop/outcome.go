@@ -118,6 +118,9 @@ type sim struct {
 	ambiguous bool
 	// codeOf maps a variable holding status.Code(err) to err.
 	codeOf map[types.Object]types.Object
+	// predObserves: an outcome handed to a function value (if
+	// p(err) {...}) is looked at (a condition's predicate).
+	predObserves bool
 }
 
 const maxPaths = 256
@@ -1115,6 +1118,14 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 			return No
 		}
 		return Yes
+	}
+	if s.predObserves && callee(s.info, e) == nil {
+		for _, a := range e.Args {
+			if o := s.obj(a); o != nil && p.tainted[o] != nil {
+				p.observed[p.tainted[o]] = true
+				p.obs++
+			}
+		}
 	}
 	if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
 		if o := s.obj(e.Args[0]); o != nil {

@@ -26,6 +26,66 @@ func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
 				Bound: BoundUnknown, Poll: true}
 		}
 	}
+	return w.retrierViaPoller(fs)
+}
+
+// retrierViaPoller describes fs when it hands a poller a condition of
+// its own that calls an operation parameter and turns its failure into
+// "not yet" (err = f(); if p(err) { return false, nil }): fs retries
+// that parameter.
+func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
+	params := paramVars(w.info, fs.typ)
+	var found *RetrierFact
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		cond := w.pollerCond(c)
+		if cond == nil {
+			return true
+		}
+		lit, isLit := ast.Unparen(cond).(*ast.FuncLit)
+		if !isLit {
+			lit = w.localFunc(cond)
+		}
+		if lit == nil || !isCondition(w.info.TypeOf(lit)) {
+			return true
+		}
+		op := w.swallowed(lit, func(call *ast.CallExpr) bool {
+			v, isVar := w.usedObj(call.Fun).(*types.Var)
+			return isVar && w.paramIndex(v, fs.typ) >= 0 && errLastSig(v.Type())
+		})
+		if op != nil {
+			i := w.paramIndex(w.usedObj(op.Fun).(*types.Var), fs.typ)
+			if i >= 0 && i < len(params) {
+				found = &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
+					Bound: BoundUnknown}
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// pollerCond returns the condition argument of a call to a poll helper
+// (by its fact, or a poller of this package read here), or nil.
+func (w *walker) pollerCond(c *ast.CallExpr) ast.Expr {
+	fn := callee(w.info, c)
+	if fn == nil {
+		return nil
+	}
+	if f := w.factOf(fn); f != nil && f.Retrier != nil && f.Retrier.Poll {
+		return argAt(c, f.Retrier.OpParam)
+	}
+	if decl := w.decls[fn]; decl != nil && decl.Body != nil && fn.Pkg() == w.pass.Pkg {
+		params := paramVars(w.info, decl.Type)
+		for i, arg := range c.Args {
+			if i < len(params) && params[i] != nil && isCondition(params[i].Type()) && w.pollsParam(decl.Body, params[i]) {
+				return arg
+			}
+		}
+	}
 	return nil
 }
 
@@ -93,6 +153,12 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
 			}
 			okVar, errVar = w.lhsObj(st.Lhs[0]), w.lhsObj(st.Lhs[1])
 		case *ast.IfStmt:
+			if st.Init != nil && w.leaves(st.Body) {
+				// if ok, err := cond(); err != nil || ok { return err }
+				if a, isAssign := st.Init.(*ast.AssignStmt); isAssign && w.pollBlock([]ast.Stmt{a, &ast.IfStmt{Cond: orLeft(st.Cond), Body: st.Body}, &ast.IfStmt{Cond: orRight(st.Cond), Body: st.Body}}, v) {
+					return true
+				}
+			}
 			if okVar == nil || st.Init != nil || !w.leaves(st.Body) {
 				continue
 			}
@@ -108,6 +174,21 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
 		}
 	}
 	return leftErr && leftOK
+}
+
+// orLeft and orRight split a || b (else both are the expression).
+func orLeft(e ast.Expr) ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return b.X
+	}
+	return e
+}
+
+func orRight(e ast.Expr) ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return b.Y
+	}
+	return e
 }
 
 func (w *walker) lhsObj(e ast.Expr) types.Object {
@@ -126,33 +207,21 @@ func (w *walker) lhsObj(e ast.Expr) types.Object {
 func (w *walker) handsToPoller(body ast.Node, v *types.Var) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		fn := callee(w.info, c)
-		if fn == nil {
-			return true
-		}
-		if f := w.factOf(fn); f != nil && f.Retrier != nil && f.Retrier.Poll {
-			if arg := argAt(c, f.Retrier.OpParam); arg != nil && w.usedObj(arg) == types.Object(v) {
+		if c, ok := n.(*ast.CallExpr); ok && !found {
+			if cond := w.pollerCond(c); cond != nil && w.usedObj(cond) == types.Object(v) {
 				found = true
-			}
-			return !found
-		}
-		// A poller of this package not yet described: read it here.
-		if decl := w.decls[fn]; decl != nil && decl.Body != nil && fn.Pkg() == w.pass.Pkg {
-			params := paramVars(w.info, decl.Type)
-			for i, arg := range c.Args {
-				if i < len(params) && params[i] != nil && w.usedObj(arg) == types.Object(v) && isCondition(params[i].Type()) &&
-					w.pollsParam(decl.Body, params[i]) {
-					found = true
-				}
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// errLastSig reports whether t is a function type whose last result is
+// an error.
+func errLastSig(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Results().Len() > 0 && isErrorType(sig.Results().At(sig.Results().Len()-1).Type())
 }
 
 // swallowedFailure returns the remote call of a condition (a function
@@ -170,16 +239,22 @@ func (w *walker) swallowedFailure(cond ast.Expr) *ast.CallExpr {
 	if lit == nil || !isCondition(w.info.TypeOf(lit)) {
 		return nil
 	}
+	return w.swallowed(lit, w.isRemoteCall)
+}
+
+// swallowed returns the call of a condition literal, among those isOp
+// accepts, whose failure it turns into "not yet".
+func (w *walker) swallowed(lit *ast.FuncLit, isOp func(*ast.CallExpr) bool) *ast.CallExpr {
 	ops := map[*ast.CallExpr]bool{}
 	for op := range w.opsIn(lit.Body) {
-		if w.isRemoteCall(op) {
+		if isOp(op) {
 			ops[op] = true
 		}
 	}
 	if len(ops) == 0 {
 		return nil
 	}
-	s := &sim{w: w, info: w.info, ops: ops}
+	s := &sim{w: w, info: w.info, ops: ops, predObserves: true}
 	s.kept = keptOps(lit.Body, ops)
 	for op := range ops {
 		s.fail, s.mode, s.seenFail = op, modeErr, false

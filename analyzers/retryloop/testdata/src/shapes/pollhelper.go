@@ -57,3 +57,47 @@ func awaitReady(ctx context.Context, db *sql.DB) error {
 		return state == "ready", nil
 	})
 }
+
+// A vendored wait.ExponentialBackoff: the condition in an if's init.
+func backoffPoll(steps int, condition func() (bool, error)) error {
+	for steps > 0 {
+		if ok, err := condition(); err != nil || ok {
+			return err
+		}
+		steps--
+		time.Sleep(time.Second)
+	}
+	return fmt.Errorf("timed out waiting for the condition")
+}
+
+// retryOp retries f through the poller: its condition turns a failure
+// the predicate calls retryable into "not yet".
+func retryOp(f func() error, retryable func(error) bool) (err error) {
+	condition := func() (bool, error) {
+		err = f()
+		if retryable(err) {
+			return false, nil
+		}
+		return true, err
+	}
+	backoffPoll(3, condition)
+	return
+}
+
+func pingRetried(ctx context.Context, db *sql.DB) error {
+	return retryOp(func() error { return db.PingContext(ctx) }, func(err error) bool { return err != nil }) // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=unknown consulted remote$`
+}
+
+// Look-alike: the condition hands every failure back: a single attempt.
+func onceOp(f func() error) (err error) {
+	condition := func() (bool, error) {
+		err = f()
+		return true, err
+	}
+	backoffPoll(3, condition)
+	return
+}
+
+func pingOnce2(ctx context.Context, db *sql.DB) error {
+	return onceOp(func() error { return db.PingContext(ctx) })
+}
