@@ -32,8 +32,11 @@
 //   - resend.go: requests built in one function and re-sent by a retrying
 //     client in another
 //   - remote.go: what reaches the network
-//   - polarity.go: status-code classifiers (sets and predicates)
+//   - polarity.go: status-code classifiers (sets and predicates), error
+//     classifiers read at a nil error, retry flags returned beside an error
 //   - helpers.go: calls of generic retry helpers and retry library sites
+//   - poll.go: poll helpers, and the conditions that make a call of one a
+//     retry (a failed remote call turned into "not yet")
 //   - layers.go: attempt counts and nested retry layers
 //   - facts.go: the facts of the package's functions, to a fixed point
 //   - describe.go: a site's evidence, assembled
