@@ -982,15 +982,18 @@ func (s *sim) set(l ast.Expr, v Tri, p *path) {
 	}
 }
 
-func (s *sim) obj(e ast.Expr) types.Object {
+func (s *sim) obj(e ast.Expr) types.Object { return identVar(s.info, e) }
+
+// identVar returns what a name defines, or the variable it uses.
+func identVar(info *types.Info, e ast.Expr) types.Object {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return nil
 	}
-	if o := s.info.Defs[id]; o != nil {
+	if o := info.Defs[id]; o != nil {
 		return o
 	}
-	if o, ok := s.info.Uses[id].(*types.Var); ok {
+	if o, ok := info.Uses[id].(*types.Var); ok {
 		return o
 	}
 	return nil

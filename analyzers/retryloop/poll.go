@@ -151,7 +151,7 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
 			if !isCall || w.usedObj(c.Fun) != types.Object(v) {
 				continue
 			}
-			okVar, errVar = w.lhsObj(st.Lhs[0]), w.lhsObj(st.Lhs[1])
+			okVar, errVar = identVar(w.info, st.Lhs[0]), identVar(w.info, st.Lhs[1])
 		case *ast.IfStmt:
 			if st.Init != nil && w.leaves(st.Body) {
 				// if ok, err := cond(); err != nil || ok { return err }
@@ -189,17 +189,6 @@ func orRight(e ast.Expr) ast.Expr {
 		return b.Y
 	}
 	return e
-}
-
-func (w *walker) lhsObj(e ast.Expr) types.Object {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	if o := w.info.Defs[id]; o != nil {
-		return o
-	}
-	return w.info.Uses[id]
 }
 
 // handsToPoller reports whether body passes v to a poll helper as its
