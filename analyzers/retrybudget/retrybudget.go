@@ -157,8 +157,12 @@ func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Sit
 // unbounded reports whether a site has neither an attempt cap nor a
 // deadline it watches, and is surely a retry: it waits between attempts or
 // retries a remote call (a bare loop re-running local work stays silent).
+// A stop channel it watches (shutdown) is not a deadline: with no context
+// in scope, watching one leaves the loop unbounded (SPEC: neither an
+// attempt cap nor a deadline).
 func unbounded(s *retryloop.Site) bool {
-	return s.Bound == retryloop.BoundNone && !s.Ctx.Consulted && (s.Remote != nil || len(s.Waits) > 0)
+	watchesDeadline := s.Ctx.Consulted && (s.Ctx.InScope != nil || s.Ctx.StopChan == nil)
+	return s.Bound == retryloop.BoundNone && !watchesDeadline && (s.Remote != nil || len(s.Waits) > 0)
 }
 
 func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
