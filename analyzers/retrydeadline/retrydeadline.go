@@ -51,7 +51,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue
 		}
 		for _, w := range s.Waits {
-			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter {
+			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter && !(w.Sleeps && s.Remote != nil) {
 				continue
 			}
 			var what, cure string
@@ -61,6 +61,18 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			} else {
 				what = s.Ctx.StopChan.Name()
 				cure = "wait in a select on " + what + " and a timer"
+			}
+			if w.Sleeps {
+				d := analysis.Diagnostic{
+					Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,
+					Message: "retry helper sleeps with time.Sleep while " + what + " is in scope and not handed to it: cancellation waits out every sleep; " +
+						"hand the helper " + what + " and have it wait with budget.Sleep(" + what + ", d)",
+				}
+				if len(w.Related) > 0 {
+					d.Related = []analysis.RelatedInformation{diag.Related(w.Related[0], "the helper")}
+				}
+				r.Report(d)
+				break
 			}
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,

@@ -83,6 +83,10 @@ type RetrierFact struct {
 	// OwnRemote: a call in the helper's own package passes it a remote
 	// operation, so its one retrybudget finding stands at its loop there.
 	OwnRemote bool
+	// Sleeps: the helper waits between attempts with time.Sleep and
+	// consults no context: a caller with a context in scope that it does
+	// not hand over sleeps through cancellation.
+	Sleeps bool
 	// Poll: the helper polls a condition (OpParam: func() (bool, error)),
 	// calling it again while it returns false and no error. A call is a
 	// retry only when the condition it is given turns a failed remote
@@ -939,7 +943,7 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 			continue
 		}
 		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered(), Sleeps: sleepsBlind(s)}
 		if s.Ctx.Consulted && s.Ctx.InScope != nil {
 			r.CtxParam = w.paramIndex(s.Ctx.InScope, fs.typ)
 		}
@@ -960,6 +964,20 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		}
 	}
 	return nil
+}
+
+// sleepsBlind reports whether a site waits with time.Sleep and consults
+// no context or stop channel.
+func sleepsBlind(s *Site) bool {
+	if s.Ctx.Consulted || s.Ctx.InScope != nil || s.Ctx.StopChan != nil {
+		return false
+	}
+	for _, w := range s.Waits {
+		if w.Kind == WaitSleep {
+			return true
+		}
+	}
+	return false
 }
 
 // requestParams sets the parameters a site's retried requests come from:

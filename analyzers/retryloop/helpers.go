@@ -184,7 +184,13 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		// The helper's own wait is judged where the helper is.
 		site.Waits = append(site.Waits, &Wait{Kind: WaitHelper, Node: call, Call: call, Growth: GrowthUnknown, Related: []token.Pos{fn.Pos()}})
 	}
-	site.Ctx.Consulted = true // the helper's waits are its own business
+	// The helper's waits are its own business, but one that sleeps with
+	// time.Sleep ignores a context here that it is not handed.
+	site.Ctx.Consulted = !r.Sleeps || argAt(call, r.CtxParam) != nil
+	if r.Sleeps {
+		site.Waits[len(site.Waits)-1].Sleeps = true
+		site.Ctx.InScope, site.Ctx.StopChan = w.contextInScope(fs, call.Pos())
+	}
 	return site
 }
 

@@ -21,9 +21,13 @@ func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
 		if v == nil || !isCondition(v.Type()) {
 			continue
 		}
-		if w.pollsParam(fs.body, v) || w.handsToPoller(fs.body, v) {
+		if loop := w.pollLoop(fs.body, v); loop != nil {
 			return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-				Bound: BoundUnknown, Poll: true}
+				Bound: BoundUnknown, Poll: true, Sleeps: w.sleepsBlindIn(loop)}
+		}
+		if sleeps, ok := w.handsToPoller(fs.body, v); ok {
+			return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
+				Bound: BoundUnknown, Poll: true, Sleeps: sleeps}
 		}
 	}
 	return w.retrierViaPoller(fs)
@@ -41,7 +45,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 		if !ok || found != nil {
 			return found == nil
 		}
-		cond := w.pollerCond(c)
+		cond, sleeps := w.pollerCond(c)
 		if cond == nil {
 			return true
 		}
@@ -60,7 +64,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 			i := w.paramIndex(w.usedObj(op.Fun).(*types.Var), fs.typ)
 			if i >= 0 && i < len(params) {
 				found = &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-					Bound: BoundUnknown}
+					Bound: BoundUnknown, Sleeps: sleeps}
 			}
 		}
 		return found == nil
@@ -69,24 +73,27 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 }
 
 // pollerCond returns the condition argument of a call to a poll helper
-// (by its fact, or a poller of this package read here), or nil.
-func (w *walker) pollerCond(c *ast.CallExpr) ast.Expr {
+// (by its fact, or a poller of this package read here), or nil, and
+// whether the helper sleeps blind.
+func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
 	fn := callee(w.info, c)
 	if fn == nil {
-		return nil
+		return nil, false
 	}
 	if f := w.factOf(fn); f != nil && f.Retrier != nil && f.Retrier.Poll {
-		return argAt(c, f.Retrier.OpParam)
+		return argAt(c, f.Retrier.OpParam), f.Retrier.Sleeps
 	}
 	if decl := w.decls[fn]; decl != nil && decl.Body != nil && fn.Pkg() == w.pass.Pkg {
 		params := paramVars(w.info, decl.Type)
 		for i, arg := range c.Args {
-			if i < len(params) && params[i] != nil && isCondition(params[i].Type()) && w.pollsParam(decl.Body, params[i]) {
-				return arg
+			if i < len(params) && params[i] != nil && isCondition(params[i].Type()) {
+				if loop := w.pollLoop(decl.Body, params[i]); loop != nil {
+					return arg, w.sleepsBlindIn(loop)
+				}
 			}
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // paramVars returns the parameters of a function type in order.
@@ -113,12 +120,12 @@ func isCondition(t types.Type) bool {
 	return ok && sig.Results().Len() == 2 && isBool(sig.Results().At(0).Type()) && isErrorType(sig.Results().At(1).Type())
 }
 
-// pollsParam reports whether a loop of body runs ok, err := v() and
-// leaves when err != nil and when ok: it goes round on (false, nil).
-func (w *walker) pollsParam(body ast.Node, v *types.Var) bool {
-	found := false
+// pollLoop returns the loop of body that runs ok, err := v() and leaves
+// when err != nil and when ok: it goes round on (false, nil). Nil if none.
+func (w *walker) pollLoop(body ast.Node, v *types.Var) ast.Node {
+	var found ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || found {
+		if _, ok := n.(*ast.FuncLit); ok || found != nil {
 			return false
 		}
 		var loopBody *ast.BlockStmt
@@ -130,10 +137,31 @@ func (w *walker) pollsParam(body ast.Node, v *types.Var) bool {
 		default:
 			return true
 		}
-		found = w.pollBlock(loopBody.List, v)
-		return !found
+		if w.pollBlock(loopBody.List, v) {
+			found = n
+		}
+		return found == nil
 	})
 	return found
+}
+
+// sleepsBlindIn reports whether a loop waits with time.Sleep and
+// consults no context or stop channel.
+func (w *walker) sleepsBlindIn(loop ast.Node) bool {
+	sleeps, consults := false, false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			sleeps = sleeps || isFunc(callee(w.info, n), "time.Sleep")
+			consults = consults || w.consults(n)
+		case *ast.UnaryExpr:
+			consults = consults || n.Op == token.ARROW && w.isConsultRecv(n.X)
+		}
+		return true
+	})
+	return sleeps && !consults
 }
 
 // pollBlock reports whether stmts hold ok, err := v(...), then an if on
@@ -192,18 +220,18 @@ func orRight(e ast.Expr) ast.Expr {
 }
 
 // handsToPoller reports whether body passes v to a poll helper as its
-// condition (Retry(interval, timeout, f) → RetryWorker(…, f)).
-func (w *walker) handsToPoller(body ast.Node, v *types.Var) bool {
-	found := false
+// condition (Retry(interval, timeout, f) → RetryWorker(…, f)), and
+// whether that helper sleeps blind.
+func (w *walker) handsToPoller(body ast.Node, v *types.Var) (sleeps, found bool) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && !found {
-			if cond := w.pollerCond(c); cond != nil && w.usedObj(cond) == types.Object(v) {
-				found = true
+			if cond, s := w.pollerCond(c); cond != nil && w.usedObj(cond) == types.Object(v) {
+				sleeps, found = s, true
 			}
 		}
 		return !found
 	})
-	return found
+	return sleeps, found
 }
 
 // errLastSig reports whether t is a function type whose last result is

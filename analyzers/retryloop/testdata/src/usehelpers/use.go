@@ -44,7 +44,7 @@ func jitterViaFacts(ctx context.Context, c *http.Client, url string) error {
 }
 
 func viaRetrier(url string) error {
-	return helpers.Retry(3, time.Second, func() error { // want `retry site: shape=helper bound=counter delay=fixed jitter=no ctx=unknown consulted remote`
+	return helpers.Retry(3, time.Second, func() error { // want `retry site: shape=helper bound=counter delay=fixed jitter=no ctx=unknown remote`
 		resp, err := http.Get(url)
 		if err != nil {
 			return err
@@ -54,7 +54,7 @@ func viaRetrier(url string) error {
 }
 
 func viaGrowing(op func() error) error {
-	return helpers.RetryGrow(5, 100*time.Millisecond, op) // want `retry site: shape=helper bound=counter delay=growing jitter=no ctx=unknown consulted`
+	return helpers.RetryGrow(5, 100*time.Millisecond, op) // want `retry site: shape=helper bound=counter delay=growing jitter=no ctx=unknown`
 }
 
 func viaSend(ctx context.Context, c *http.Client, url string) error {
@@ -62,7 +62,7 @@ func viaSend(ctx context.Context, c *http.Client, url string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := helpers.Send(c, req) // want `retry site: shape=helper bound=counter delay=unknown jitter=no ctx=unknown consulted req=POST`
+	resp, err := helpers.Send(c, req) // want `retry site: shape=helper bound=counter delay=unknown jitter=no ctx=unknown req=POST`
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,80 @@
+package a
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// A retry helper that sleeps with time.Sleep and takes no context: a
+// caller with a context in scope sleeps through its cancellation.
+
+func retryBlind(attempts int, delay time.Duration, fn func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+		time.Sleep(delay)
+	}
+	return err
+}
+
+func pingBlind(ctx context.Context, db *sql.DB) error {
+	return retryBlind(3, time.Second, func() error { return db.PingContext(ctx) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+}
+
+// A poll helper sleeping blind, handed a condition that swallows the
+// failure: the same.
+func pollBlind(tries int, cond func() (bool, error)) error {
+	for i := 0; i < tries; i++ {
+		ok, err := cond()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+func pingPolled(ctx context.Context, db *sql.DB) error {
+	return pollBlind(3, func() (bool, error) { // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+		return db.PingContext(ctx) == nil, nil
+	})
+}
+
+// Look-alike: the helper is handed the context and waits on it.
+func retryHanded(ctx context.Context, attempts int, fn func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+func pingHanded(ctx context.Context, db *sql.DB) error {
+	return retryHanded(ctx, 3, func() error { return db.PingContext(ctx) })
+}
+
+// Look-alike: no context in scope at the call: nothing is ignored.
+func pingNoCtx(db *sql.DB) error {
+	return retryBlind(3, time.Second, func() error { return db.Ping() })
+}
+
+// Look-alike: the operation is local (a directory made again): the
+// helper's blind sleep is not reported at this call.
+func mkdirRetried(ctx context.Context, dir string) error {
+	return retryBlind(3, time.Second, func() error { return mkdir(dir) })
+}
+
+func mkdir(string) error { return nil }
