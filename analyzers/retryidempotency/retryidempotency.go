@@ -90,8 +90,12 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	return nil, nil
 }
 
-// isRetried reports whether the request's send is one of the retried operations.
+// isRetried reports whether the request's send is one of the retried
+// operations, or in the closure a helper call is handed.
 func isRetried(s *retryloop.Site, req *retryloop.Request) bool {
+	if f := s.OpFunc; f != nil && f.Pos() <= req.Send.Pos() && req.Send.End() <= f.End() {
+		return true
+	}
 	for _, op := range s.Ops {
 		if op == req.Send || op.Pos() <= req.Send.Pos() && req.Send.End() <= op.End() {
 			return true

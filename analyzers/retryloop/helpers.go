@@ -207,6 +207,7 @@ func argAt(call *ast.CallExpr, i int) ast.Expr {
 func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
 	if lit := w.localFunc(op); lit != nil {
 		op = lit // a closure assigned once in this function
+		site.OpFunc = lit
 	}
 	// Requests the operation sends: each attempt runs the whole
 	// function literal, so a key minted inside it is per attempt.

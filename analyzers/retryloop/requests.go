@@ -158,6 +158,22 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 	return build
 }
 
+// requestCopyOf unwraps req.WithContext(ctx) and req.Clone(ctx): a copy
+// with the same method and headers.
+func (w *walker) requestCopyOf(e ast.Expr) ast.Expr {
+	for {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || !isFunc(callee(w.info, c), "net/http.Request.WithContext", "net/http.Request.Clone") {
+			return e
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return e
+		}
+		e = sel.X
+	}
+}
+
 // sameMethodArg reports whether two request builds name the same method
 // (both by the same constant, or both through a builder without one).
 func (w *walker) sameMethodArg(a, b *ast.CallExpr) bool {
@@ -215,6 +231,7 @@ func (w *walker) writes(fn *types.Func) bool {
 
 // resolveRequest finds a request's method and headers.
 func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.Node) {
+	e = w.requestCopyOf(e)
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return

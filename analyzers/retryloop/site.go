@@ -196,6 +196,9 @@ type Site struct {
 	Consume bool
 	// Ops are the retried operations.
 	Ops []*ast.CallExpr
+	// OpFunc is the closure a helper call is handed by name (try :=
+	// func() error {...}; retry(try)): its calls run on every attempt.
+	OpFunc *ast.FuncLit
 	// StatusRetry reports whether a response with a failure status code
 	// (no error) goes round too, or may (a test of the status the model
 	// cannot classify, resp.StatusCode == 200), not only a returned error.
