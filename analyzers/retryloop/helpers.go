@@ -109,10 +109,17 @@ func (w *walker) libRetrier(fs *fnScope, sites []*Site) *RetrierFact {
 		if i < 0 {
 			continue
 		}
-		return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-			Bound: BoundUnknown, Budget: !s.LibBudgetless}
+		r := opRetrier(i)
+		r.Budget = !s.LibBudgetless
+		return r
 	}
 	return nil
+}
+
+// opRetrier is the fact of a helper retrying its parameter i, nothing
+// else of it known (its bound and waits its own).
+func opRetrier(i int) *RetrierFact {
+	return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1, Bound: BoundUnknown}
 }
 
 // helperCalls turns each call to a retry helper into a site, judged by

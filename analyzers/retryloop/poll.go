@@ -17,17 +17,21 @@ import (
 // that calls it as ok, err := cond() and leaves when err != nil and when
 // ok, or a call handing the parameter on to such a helper.
 func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
-	for i, v := range paramVars(w.info, fs.typ) {
-		if v == nil || !isCondition(v.Type()) {
+	params := fs.obj.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		v := params.At(i)
+		if !isCondition(v.Type()) {
 			continue
 		}
 		if loop := w.pollLoop(fs.body, v); loop != nil {
-			return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-				Bound: BoundUnknown, Poll: true, Sleeps: w.sleepsBlindIn(loop)}
+			r := opRetrier(i)
+			r.Poll, r.Sleeps = true, w.sleepsBlindIn(loop)
+			return r
 		}
 		if sleeps, ok := w.handsToPoller(fs.body, v); ok {
-			return &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-				Bound: BoundUnknown, Poll: true, Sleeps: sleeps}
+			r := opRetrier(i)
+			r.Poll, r.Sleeps = true, sleeps
+			return r
 		}
 	}
 	return w.retrierViaPoller(fs)
@@ -38,7 +42,6 @@ func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
 // "not yet" (err = f(); if p(err) { return false, nil }): fs retries
 // that parameter.
 func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
-	params := paramVars(w.info, fs.typ)
 	var found *RetrierFact
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
@@ -57,15 +60,13 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 			return true
 		}
 		op := w.swallowed(lit, func(call *ast.CallExpr) bool {
-			v, isVar := w.usedObj(call.Fun).(*types.Var)
-			return isVar && w.paramIndex(v, fs.typ) >= 0 && errLastSig(v.Type())
+			v, i := w.paramOf(call.Fun, fs)
+			return i >= 0 && errLastSig(v.Type())
 		})
 		if op != nil {
-			i := w.paramIndex(w.usedObj(op.Fun).(*types.Var), fs.typ)
-			if i >= 0 && i < len(params) {
-				found = &RetrierFact{OpParam: i, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-					Bound: BoundUnknown, Sleeps: sleeps}
-			}
+			_, i := w.paramOf(op.Fun, fs)
+			found = opRetrier(i)
+			found.Sleeps = sleeps
 		}
 		return found == nil
 	})
@@ -84,31 +85,16 @@ func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
 		return argAt(c, f.Retrier.OpParam), f.Retrier.Sleeps
 	}
 	if decl := w.decls[fn]; decl != nil && decl.Body != nil && fn.Pkg() == w.pass.Pkg {
-		params := paramVars(w.info, decl.Type)
+		params := fn.Type().(*types.Signature).Params()
 		for i, arg := range c.Args {
-			if i < len(params) && params[i] != nil && isCondition(params[i].Type()) {
-				if loop := w.pollLoop(decl.Body, params[i]); loop != nil {
+			if i < params.Len() && isCondition(params.At(i).Type()) {
+				if loop := w.pollLoop(decl.Body, params.At(i)); loop != nil {
 					return arg, w.sleepsBlindIn(loop)
 				}
 			}
 		}
 	}
 	return nil, false
-}
-
-// paramVars returns the parameters of a function type in order.
-func paramVars(info *types.Info, ft *ast.FuncType) []*types.Var {
-	var out []*types.Var
-	for _, f := range ft.Params.List {
-		for _, n := range f.Names {
-			v, _ := info.Defs[n].(*types.Var)
-			out = append(out, v)
-		}
-		if len(f.Names) == 0 {
-			out = append(out, nil)
-		}
-	}
-	return out
 }
 
 // isCondition reports whether t is func(...) (bool, error).

@@ -223,3 +223,19 @@ attempts:
 	}
 	return resp, err
 }
+
+// A loop that watches only a stop channel is unbounded too (shutdown is
+// not a deadline): capped and guarded, the stop case kept.
+func (p *Pool) dialUntilClosed(done chan struct{}) (net.Conn, error) {
+	for { // want `retry loop has no attempt cap, deadline or retry budget`
+		conn, err := net.Dial("tcp", p.addr)
+		if err == nil {
+			return conn, nil
+		}
+		select {
+		case <-done:
+			return nil, errors.New("closed")
+		case <-time.After(time.Second):
+		}
+	}
+}

@@ -3,6 +3,7 @@ package shapes
 import (
 	"errors"
 	"net"
+	"time"
 )
 
 // A retry flag returned beside the error decides: the operation sets it
@@ -58,4 +59,29 @@ func (f *flagConn) drain(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// Look-alike: a "fatal" flag, true only beside an error that must not be
+// retried, used as if fatal { return }: success goes round (a read loop),
+// so this is a consume loop whose error branch waits, not a retry whose
+// success leaves.
+func (f *flagConn) read(b []byte) (bool, error) {
+	_, err := f.conn.Read(b)
+	if err == nil {
+		return false, nil
+	}
+	if errors.Is(err, net.ErrClosed) {
+		return true, err
+	}
+	return false, err
+}
+
+func (f *flagConn) readLoop(b []byte) error {
+	for { // want `retry site: shape=bare consume bound=none delay=fixed jitter=no ctx=unknown remote attempts=unbounded$`
+		if fatal, err := f.read(b); fatal {
+			return err
+		} else if err != nil {
+			time.Sleep(time.Second)
+		}
+	}
 }
