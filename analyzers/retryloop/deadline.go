@@ -10,10 +10,12 @@ import (
 // deadline the attempts run under.
 func (w *walker) describeContext(site *Site, fs *fnScope, node ast.Node) {
 	best, stop := w.contextInScope(fs, node.Pos())
-	// A closure sees its enclosing function's context too.
+	// A closure sees its enclosing function's context too: a parameter,
+	// or a local declared before the literal (ctx := s.ctx; go func() {
+	// for { … } }()).
 	if best == nil {
 		if outer := w.enclosingOf(fs.node); outer != nil {
-			best = w.outerContext(outer)
+			best, _ = w.contextInScope(outer, fs.node.Pos())
 		}
 	}
 	if stop == nil {
@@ -95,22 +97,6 @@ func (w *walker) perAttemptTimeout(node ast.Node) bool {
 		return true
 	})
 	return found
-}
-
-// outerContext returns a context parameter of the function enclosing a
-// closure, or nil.
-func (w *walker) outerContext(outer *fnScope) *types.Var {
-	if outer.typ.Params == nil {
-		return nil
-	}
-	for _, f := range outer.typ.Params.List {
-		for _, n := range f.Names {
-			if v, ok := w.info.Defs[n].(*types.Var); ok && isContextType(v.Type()) {
-				return v
-			}
-		}
-	}
-	return nil
 }
 
 // enclosingOf finds the function scope enclosing a function literal.

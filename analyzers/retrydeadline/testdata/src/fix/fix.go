@@ -60,3 +60,19 @@ func noErrResult(ctx context.Context, op func(context.Context) error) bool {
 	}
 	return false
 }
+
+type feed struct{ ctx context.Context }
+
+// The context is a local of the enclosing function, captured by the
+// goroutine's literal: the wait gives up when it is done.
+func (f *feed) start(op func(context.Context) error) {
+	ctx := f.ctx
+	go func() {
+		for i := 0; i < 3; i++ {
+			if err := op(ctx); err == nil {
+				return
+			}
+			time.Sleep(time.Second) // want `retry sleeps while ctx is in scope`
+		}
+	}()
+}
