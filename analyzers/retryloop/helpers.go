@@ -163,7 +163,7 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		site.Budget = append(site.Budget, fn.Pos())
 	}
 	if arg := argAt(call, r.OpParam); arg != nil {
-		w.helperOp(site, fs, arg)
+		w.helperOp(site, fs, arg, r.CtxParam >= 0)
 	}
 	w.helperRequests(site, fs, call, fn, r)
 	if arg := argAt(call, r.CtxParam); arg != nil {
@@ -210,8 +210,9 @@ func argAt(call *ast.CallExpr, i int) ast.Expr {
 }
 
 // helperOp reads the operation handed to a helper: what it sends, whether
-// it reaches the network, consults a budget or times each attempt.
-func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
+// it reaches the network, consults a budget or times each attempt, and,
+// for a helper not handed a context, the deadline its attempts run under.
+func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr, ctxHanded bool) {
 	if lit := w.localFunc(op); lit != nil {
 		op = lit // a closure assigned once in this function
 		site.OpFunc = lit
@@ -221,8 +222,12 @@ func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
 	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
 		w.describeRequests(site, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file}, lit.Body)
 	}
+	var remote []*ast.CallExpr
 	ast.Inspect(op, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
+			if w.isRemoteCall(c) {
+				remote = append(remote, c)
+			}
 			if site.Remote == nil && w.isRemoteCall(c) {
 				site.Remote = c
 			}
@@ -235,6 +240,15 @@ func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr) {
 		}
 		return true
 	})
+	// The deadline each attempt runs under: the remote calls of a
+	// literal, judged in it (context.TODO() made there has none). A
+	// helper handed a context is judged by that context instead.
+	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok && len(remote) > 0 && !ctxHanded {
+		probe := &Site{Ops: remote}
+		site.Ctx.Attempts = w.attemptsDeadline(probe, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file})
+		site.Ctx.BackgroundCall = probe.Ctx.BackgroundCall
+		site.Ctx.AttemptTimeout = site.Ctx.AttemptTimeout || probe.Ctx.AttemptTimeout
+	}
 }
 
 // helperRequests records the requests a helper builds or re-sends for

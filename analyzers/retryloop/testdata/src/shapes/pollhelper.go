@@ -31,7 +31,7 @@ func pollFor(timeout time.Duration, cond func() (bool, error)) error {
 }
 
 func connectDB(ctx context.Context, db *sql.DB) error {
-	return pollEvery(time.Second, 5, func() (bool, error) { // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=unknown remote$`
+	return pollEvery(time.Second, 5, func() (bool, error) { // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=caller remote$`
 		if err := db.PingContext(ctx); err != nil {
 			return false, nil // not up yet: try again
 		}
@@ -40,7 +40,7 @@ func connectDB(ctx context.Context, db *sql.DB) error {
 }
 
 func connectDBFor(ctx context.Context, db *sql.DB) error {
-	return pollFor(time.Minute, func() (bool, error) { // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=unknown remote$`
+	return pollFor(time.Minute, func() (bool, error) { // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=caller remote$`
 		err := db.PingContext(ctx)
 		return err == nil, nil
 	})
@@ -85,7 +85,7 @@ func retryOp(f func() error, retryable func(error) bool) (err error) {
 }
 
 func pingRetried(ctx context.Context, db *sql.DB) error {
-	return retryOp(func() error { return db.PingContext(ctx) }, func(err error) bool { return err != nil }) // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=unknown remote$`
+	return retryOp(func() error { return db.PingContext(ctx) }, func(err error) bool { return err != nil }) // want `retry site: shape=helper bound=unknown delay=unknown jitter=no ctx=caller remote$`
 }
 
 // Look-alike: the condition hands every failure back: a single attempt.

@@ -44,7 +44,7 @@ func jitterViaFacts(ctx context.Context, c *http.Client, url string) error {
 }
 
 func viaRetrier(url string) error {
-	return helpers.Retry(3, time.Second, func() error { // want `retry site: shape=helper bound=counter delay=fixed jitter=no ctx=unknown remote`
+	return helpers.Retry(3, time.Second, func() error { // want `retry site: shape=helper bound=counter delay=fixed jitter=no ctx=none remote`
 		resp, err := http.Get(url)
 		if err != nil {
 			return err
