@@ -7,13 +7,21 @@
 #
 # Usage: .ci/coldtest.sh [LOGFILE]
 #   RETRYLINT_COLD_KEEP=1  keep the temporary directories (for a look after)
+#   RETRYLINT_COLD_DIR=D   work in D (made here; must not exist) and keep it
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 log=${1:-}
 cmd=$(sed -n '/^Run the tests of the three modules/,/^```$/{/^go test/p}' "$here/README.md")
 [ -n "$cmd" ] || { echo "coldtest: no test command found in README.md" >&2; exit 2; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/coldtest.XXXXXX")
+if [ -n "${RETRYLINT_COLD_DIR:-}" ]; then
+	# The caller keeps the directory (and its caches) for the steps after.
+	mkdir "$RETRYLINT_COLD_DIR" || exit 2
+	tmp=$RETRYLINT_COLD_DIR
+	RETRYLINT_COLD_KEEP=1
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/coldtest.XXXXXX")
+fi
 [ -n "$log" ] || log=$tmp/test.log
 cleanup() {
 	if [ "${RETRYLINT_COLD_KEEP:-0}" != 1 ]; then
