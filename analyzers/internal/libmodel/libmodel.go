@@ -75,6 +75,7 @@ type Env struct {
 	Files []*ast.File
 
 	awsConfigured *bool // the package configures an aws retryer (ClientRetries)
+	readsMethod   *bool // a function handed a resty response reads a method (readsRequestMethod)
 	// fieldWrites caches the values the package gives unexported fields
 	// (fieldUnread: some write cannot be followed).
 	fieldWrites map[*types.Var][]fieldWrite
@@ -123,14 +124,7 @@ type Site struct {
 // Function literals nested in fn are not descended into: they are functions
 // of their own and the caller visits them separately.
 func Sites(env *Env, file *ast.File, fn ast.Node) []*Site {
-	var body *ast.BlockStmt
-	var ftype *ast.FuncType
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		body, ftype = fn.Body, fn.Type
-	case *ast.FuncLit:
-		body, ftype = fn.Body, fn.Type
-	}
+	ftype, body := funcParts(fn)
 	if body == nil || env == nil || env.Info == nil {
 		return nil
 	}
@@ -214,11 +208,32 @@ var modules = []string{
 
 // importsAny reports whether file imports a package of a known library, so
 // that a file without one costs nothing.
+// funcParts returns the type and body of a function declaration or
+// literal, or nils.
+func funcParts(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Type, n.Body
+	case *ast.FuncLit:
+		return n.Type, n.Body
+	}
+	return nil, nil
+}
+
 func importsAny(env *Env, file *ast.File) bool {
 	for _, imp := range file.Imports {
 		path := importPath(imp)
 		if isLibraryPath(path) {
 			return true
+		}
+	}
+	// A request from a wrapper of the package (c.R(ctx).Post(url)) is
+	// sent from files that need not import resty themselves.
+	if env.Pkg != nil {
+		for _, imp := range env.Pkg.Imports() {
+			if imp.Path() == restyV2 {
+				return true
+			}
 		}
 	}
 	return false

@@ -41,6 +41,12 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	}
 	c := s.collect(sel.X, call.Pos())
 	chain := restyChainOf(s, c.calls, pkg)
+	if pkg == restyV2 && chain.news == 0 {
+		// A request from a wrapper over a client held in a field.
+		if held := restyHeldSend(s, call, method, c); held != nil {
+			return held
+		}
+	}
 	count, countKnown := chain.retryCount(s, pkg)
 	if countKnown && count <= 0 {
 		return nil // retries off: not a retry site
