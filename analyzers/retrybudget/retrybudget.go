@@ -1,6 +1,7 @@
 package retrybudget
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -99,6 +100,13 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 	}
 	for _, fn := range order {
 		cs := calls[fn]
+		// The first call in source order (file name, then offset):
+		// where the finding stands must not depend on how sites were
+		// found.
+		slices.SortStableFunc(cs, func(a, b *retryloop.Site) int {
+			pa, pb := pass.Fset.Position(a.Pos), pass.Fset.Position(b.Pos)
+			return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+		})
 		home := cs[0]
 		if own := helperLoop(pass, res, fn); own != nil {
 			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own) {

@@ -159,7 +159,9 @@ func (l *layering) layerOf(fn *types.Func) *LayerFact {
 		}
 		return l.fact[fn]
 	}
-	if f := l.w.factOf(fn); f != nil {
+	if f := l.w.factOf(fn); f != nil && !libmodel.Modeled(fn.Pkg().Path()) {
+		// A modeled library's retries are judged by its API (a client's
+		// RetryMax), not by the loops inside it.
 		return f.Layer
 	}
 	return nil

@@ -359,7 +359,9 @@ func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
 			return true
 		}
 		for _, side := range []ast.Expr{b.X, b.Y} {
-			if v := w.intVar(side); v != nil && w.modifiedIn(v, loop) {
+			// A variable a call gives afresh each round (wait, err :=
+			// policy.Retry(…); if wait < 0) counts nothing.
+			if v := w.intVar(side); v != nil && w.modifiedIn(v, loop) && !w.freshFromCall(v, loop) {
 				found = v
 				return false
 			}
@@ -367,6 +369,36 @@ func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
 		return true
 	})
 	return found
+}
+
+// freshFromCall reports whether v is declared in the body of loop by the
+// results of a call (not derived from a counter: remain := max - i).
+func (w *walker) freshFromCall(v *types.Var, loop ast.Node) bool {
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	}
+	if body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return false
+	}
+	fresh := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Rhs) != 1 {
+			return !fresh
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && w.info.Defs[id] == v {
+				c, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+				fresh = isCall && w.info.Types[c.Fun].IsValue()
+			}
+		}
+		return !fresh
+	})
+	return fresh
 }
 
 func (w *walker) intVar(e ast.Expr) *types.Var {

@@ -121,6 +121,9 @@ type sim struct {
 	// predObserves: an outcome handed to a function value (if
 	// p(err) {...}) is looked at (a condition's predicate).
 	predObserves bool
+	// deciders are the variables holding what an opaque judge said of
+	// an operation's outcome (wait, err := policy.Retry(n, resp, err)).
+	deciders map[types.Object]bool
 }
 
 const maxPaths = 256
@@ -416,6 +419,20 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	var out []*path
 	prevDecided, prevAt := p.decided, p.decidedAt
 	v := s.decide(st.Cond, p)
+	if v == Unknown && s.fail == nil && s.judged(st.Cond, p) {
+		// On success an opaque judge of the outcome (a retry policy or
+		// predicate: SPEC) says stop: the branch that leaves is taken.
+		switch {
+		case s.alwaysLeaves(st.Body):
+			v = Yes
+		case st.Else != nil && s.elseLeaves(st.Else):
+			v = No
+		}
+		if v != Unknown {
+			s.seq++
+			p.decided, p.decidedAt = true, s.seq
+		}
+	}
 	// A decision whose other branch leaves too does not tell
 	// leaving from retrying (if err != nil && x { return err }).
 	// Nor does one whose branches only log: both go the same way
@@ -794,6 +811,20 @@ func (s *sim) assignTuple(lhs []ast.Expr, rhs ast.Expr, p *path) {
 		}
 		return
 	}
+	if op := s.decider(call, p); op != nil {
+		// What the judge says is its verdict on op's outcome.
+		if s.deciders == nil {
+			s.deciders = map[types.Object]bool{}
+		}
+		for _, l := range lhs {
+			if obj := s.obj(l); obj != nil {
+				s.set(l, Unknown, p)
+				p.tainted[obj] = op
+				s.deciders[obj] = true
+			}
+		}
+		return
+	}
 	isOp := s.ops[call]
 	for i, l := range lhs {
 		obj := s.obj(l)
@@ -1122,6 +1153,10 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 		}
 		return Yes
 	}
+	if op := s.decider(e, p); op != nil {
+		p.observed[op] = true // a judge asked about the outcome
+		p.obs++
+	}
 	if s.predObserves && callee(s.info, e) == nil {
 		for _, a := range e.Args {
 			if o := s.obj(a); o != nil && p.tainted[o] != nil {
@@ -1142,6 +1177,47 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 		}
 	}
 	return Unknown
+}
+
+// decider returns the operation whose outcome call hands to a judge the
+// analysis cannot see into, an interface method or a function value
+// (policy.Retry(attempt, resp, err), c.checkRetry(ctx, resp, err)): the
+// error of an operation is among its arguments on this path. The SPEC
+// counts such a judge as the retry decision.
+func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
+	if fn := callee(s.info, call); fn != nil && !isInterfaceMethod(fn) {
+		return nil
+	}
+	for _, a := range call.Args {
+		if o := s.obj(a); o != nil && isErrorType(o.Type()) {
+			if c := p.tainted[o]; c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// judged reports whether cond reads an opaque judge's verdict: a variable
+// assigned one, or a judge called in the condition itself.
+func (s *sim) judged(cond ast.Expr, p *path) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if o := s.obj(n); o != nil && s.deciders[o] {
+				found = true
+			}
+		case *ast.CallExpr:
+			if s.decider(n, p) != nil {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
 }
 
 // classifyErr judges an error classifier's verdict (shouldRetry(err)) on

@@ -206,8 +206,6 @@ var modules = []string{
 	"github.com/aws/aws-sdk-go-v2",
 }
 
-// importsAny reports whether file imports a package of a known library, so
-// that a file without one costs nothing.
 // funcParts returns the type and body of a function declaration or
 // literal, or nils.
 func funcParts(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
@@ -220,6 +218,13 @@ func funcParts(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
 	return nil, nil
 }
 
+// Modeled reports whether the package at path belongs to a library this
+// package models by its API: its calls are judged here, not by what its
+// own code does inside.
+func Modeled(path string) bool { return isLibraryPath(path) }
+
+// importsAny reports whether file imports a package of a known library, so
+// that a file without one costs nothing.
 func importsAny(env *Env, file *ast.File) bool {
 	for _, imp := range file.Imports {
 		path := importPath(imp)
