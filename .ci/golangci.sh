@@ -59,20 +59,12 @@ retrylint_golangci_key() {
 
 # retrylint_golangci_bin builds the binary unless a cached one matches, and
 # prints its absolute path.
-# retrylint_golangci_path prints where retrylint_golangci_bin puts the
-# binary for the current sources, without building it.
-retrylint_golangci_path() {
-	local key
-	key=$(retrylint_golangci_key) || return
-	printf '%s\n' "${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}/golangci-lint-retrylint-$key"
-}
-
 retrylint_golangci_bin() {
 	local root key dir bin tmp start
 	root=$(retrylint_root) || return
-	bin=$(retrylint_golangci_path) || return
-	key=${bin##*-}
-	dir=$(dirname "$bin")
+	key=$(retrylint_golangci_key) || return
+	dir=${RETRYLINT_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/retrylint-ci}
+	bin=$dir/golangci-lint-retrylint-$key
 	if [[ -x $bin ]]; then
 		echo "golangci.sh: cached $bin" >&2
 		printf '%s\n' "$bin"
@@ -165,12 +157,11 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	set -euo pipefail
 	case ${1:-build} in
 	build) retrylint_golangci_bin ;;
-	path) retrylint_golangci_path ;;
 	test) shift; retrylint_golangci_test "$@" ;;
 	lint) shift; bin=$(retrylint_golangci_bin); exec "$bin" run "$@" ;;
 	custom) retrylint_golangci_custom ;;
 	custom-test) shift; retrylint_golangci_custom_test "$@" ;;
 	key) retrylint_golangci_key ;;
-	*) echo "usage: $0 [build|path|test [go test flags]|lint [run args]|custom|custom-test [go test flags]|key]" >&2; exit 2 ;;
+	*) echo "usage: $0 [build|test [go test flags]|lint [run args]|custom|custom-test [go test flags]|key]" >&2; exit 2 ;;
 	esac
 fi

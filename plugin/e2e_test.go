@@ -21,8 +21,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/retrylint/retrylint/internal/testmods"
 )
 
 var analyzerNames = []string{"retrybudget", "retryjitter", "retrysleep", "retryidempotency", "retrydeadline", "retrynested"}
@@ -33,7 +31,6 @@ func golangci(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("-short: skipping the golangci-lint end-to-end tests")
 	}
-	testmods.WaitForTools(t)
 	bin := os.Getenv("RETRYLINT_GOLANGCI_BIN")
 	if bin == "" {
 		const how = "RETRYLINT_GOLANGCI_BIN is not set; run .ci/golangci.sh test (it builds golangci-lint with the plugin, minutes cold, seconds warm), or RETRYLINT_GOLANGCI_BIN=$(.ci/golangci.sh) go test ./plugin"

@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/retrylint/retrylint/internal/testmods"
 )
 
 // precommit returns the path of pre-commit.
@@ -24,7 +22,6 @@ func precommit(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("-short: skipping the pre-commit end-to-end tests")
 	}
-	testmods.WaitForTools(t)
 	bin, err := exec.LookPath("pre-commit")
 	if err != nil {
 		const how = "pre-commit is not on PATH; run .ci/precommit.sh test (it installs the Debian package)"

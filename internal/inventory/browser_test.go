@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/retrylint/retrylint/internal/testmods"
 )
 
 // chromium returns Debian's headless Chromium. Without one the browser
@@ -21,7 +19,6 @@ import (
 // absence is a failure.
 func chromium(t *testing.T) string {
 	t.Helper()
-	testmods.WaitForTools(t)
 	for _, name := range []string{"chromium-headless-shell", "chromium"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Download runs `go mod download` in each module directory, through the
@@ -64,32 +63,4 @@ func lastLine(stderr string, err error) string {
 		return l
 	}
 	return err.Error()
-}
-
-// WaitForTools waits while the file RETRYLINT_TOOLS_PENDING names exists.
-// CI (.ci/run) installs pre-commit and Chromium and builds golangci-lint
-// with the plugin beside the tests, at low priority, and removes the file
-// when it is done (or has failed: the test then finds the tool missing).
-// A waiting test leaves the file PENDING.hurry behind, which CI reads as
-// a request to give the build its full priority. Without the variable,
-// or once the file is gone, it returns at once.
-func WaitForTools(t testing.TB) {
-	t.Helper()
-	pending := os.Getenv("RETRYLINT_TOOLS_PENDING")
-	if pending == "" {
-		return
-	}
-	if _, err := os.Stat(pending); err != nil {
-		return
-	}
-	t.Logf("waiting for CI to finish preparing the tools (%s exists)", pending)
-	_ = os.WriteFile(pending+".hurry", nil, 0o644)
-	deadline := time.Now().Add(30 * time.Minute)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(pending); err != nil {
-			return
-		}
-		time.Sleep(2 * time.Second)
-	}
-	t.Fatalf("the tools CI prepares were not ready after 30 minutes (%s still exists)", pending)
 }
