@@ -200,8 +200,9 @@ func isParamOf(info *types.Info, e ast.Expr, fn *ast.FuncDecl) bool {
 }
 
 // readsRequestMethod reports whether a function of the package that is
-// handed a resty response reads a request's method: a retry condition
-// that may spare writes.
+// handed a resty response or request reads a request's method: a retry
+// condition, or a helper it asks (isWrite(r.Request)), that may spare
+// writes. Hooks that read it for logging silence the check too: unknown.
 func (s *scope) readsRequestMethod() bool {
 	if s.env.readsMethod != nil {
 		return *s.env.readsMethod
@@ -210,7 +211,7 @@ func (s *scope) readsRequestMethod() bool {
 	for _, file := range s.files() {
 		ast.Inspect(file, func(n ast.Node) bool {
 			ft, body := funcParts(n)
-			if body != nil && s.takesRestyResponse(ft) && readsMethod(s.env.Info, body) {
+			if body != nil && s.takesResty(ft) && readsMethod(s.env.Info, body) {
 				found = true
 			}
 			return !found
@@ -220,12 +221,12 @@ func (s *scope) readsRequestMethod() bool {
 	return found
 }
 
-func (s *scope) takesRestyResponse(ft *ast.FuncType) bool {
+func (s *scope) takesResty(ft *ast.FuncType) bool {
 	if ft.Params == nil {
 		return false
 	}
 	for _, fl := range ft.Params.List {
-		if isNamed(s.env.Info.TypeOf(fl.Type), restyV2, "Response") {
+		if t := s.env.Info.TypeOf(fl.Type); isNamed(t, restyV2, "Response") || isNamed(t, restyV2, "Request") {
 			return true
 		}
 	}
@@ -298,17 +299,7 @@ func (s *scope) requestHandedOn(v *types.Var, send *ast.CallExpr) headerState {
 // paramHeaders is the header state a function of the package leaves on
 // its parameter i, a resty request.
 func (s *scope) paramHeaders(fn *types.Func, i int) headerState {
-	if fn == nil || fn.Pkg() != s.env.Pkg {
-		return headersUnknown
-	}
-	var decl *ast.FuncDecl
-	for _, f := range s.files() {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && s.env.Info.Defs[fd.Name] == fn {
-				decl = fd
-			}
-		}
-	}
+	decl := s.declOf(fn)
 	if decl == nil || decl.Body == nil {
 		return headersUnknown
 	}

@@ -669,13 +669,21 @@ func (s *scope) remote(op ast.Expr) (bool, ast.Node) {
 }
 
 func (s *scope) declBody(fn *types.Func) ast.Node {
-	if fn.Pkg() != s.env.Pkg && s.env.Pkg != nil {
+	if fd := s.declOf(fn); fd != nil {
+		return fd.Body
+	}
+	return nil
+}
+
+// declOf returns the declaration of fn, a function of this package, or nil.
+func (s *scope) declOf(fn *types.Func) *ast.FuncDecl {
+	if fn == nil || fn.Pkg() != s.env.Pkg && s.env.Pkg != nil {
 		return nil
 	}
 	for _, f := range s.files() {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && s.env.Info.Defs[fd.Name] == fn {
-				return fd.Body
+				return fd
 			}
 		}
 	}
