@@ -376,11 +376,14 @@ func (w *walker) callFacts(fs *fnScope, f *FuncFact) (callsWriter bool) {
 			return true
 		}
 		fn := callee(w.info, call)
-		if fn == nil || fn == fs.obj {
+		if fn != nil && fn == fs.obj {
 			return true
 		}
 		if w.isRemoteCall(call) {
-			f.Remote = true
+			f.Remote = true // a function value too: a round trip's next link
+		}
+		if fn == nil {
+			return true
 		}
 		if w.isBudgetCall(call) {
 			f.Budget = true

@@ -349,6 +349,13 @@ func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
 	}
 	var found *types.Var
 	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && found == nil {
+			// last := attempt >= max; …; if last || !retry { break }
+			if def := w.boolDef(id, loop); def != nil {
+				found = w.counterCond(def, loop)
+			}
+			return false
+		}
 		b, ok := n.(*ast.BinaryExpr)
 		if !ok || found != nil {
 			return found == nil
@@ -369,6 +376,37 @@ func (w *walker) counterCond(cond ast.Expr, loop ast.Node) *types.Var {
 		return true
 	})
 	return found
+}
+
+// boolDef returns the comparison a bool variable of the loop's body is
+// defined by (last := attempt >= max), when nothing assigns it again.
+func (w *walker) boolDef(id *ast.Ident, loop ast.Node) ast.Expr {
+	v, ok := w.info.Uses[id].(*types.Var)
+	if !ok || !isBool(v.Type()) || v.Pos() < loop.Pos() || v.Pos() >= loop.End() {
+		return nil
+	}
+	var def *ast.BinaryExpr
+	assigns := 0
+	ast.Inspect(loop, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if identVar(w.info, l) != v {
+				continue
+			}
+			assigns++
+			if as.Tok == token.DEFINE && len(as.Rhs) == len(as.Lhs) {
+				def, _ = ast.Unparen(as.Rhs[i]).(*ast.BinaryExpr)
+			}
+		}
+		return true
+	})
+	if assigns != 1 || def == nil {
+		return nil
+	}
+	return def
 }
 
 // freshFromCall reports whether v is declared in the body of loop by the

@@ -58,6 +58,11 @@ type path struct {
 	exitPos   token.Pos // where the path left
 	// jumpTo is the label a goto other than the attempt's own left to.
 	jumpTo *types.Label
+	// held is set when the path handed the function's stop input to a
+	// call (session.RenewPeriodic(…, stopCh)): the call holds what the
+	// attempt set up until it fails or is stopped, so a wait after it is
+	// a delay before setting it up again, not a period.
+	held bool
 	// delays are the duration variables declared outside the loop that
 	// the path assigns, with the last value: what the next round's wait
 	// waits when its delay is one of them.
@@ -71,7 +76,7 @@ type split struct {
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumpTo: p.jumpTo}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumpTo: p.jumpTo, held: p.held}
 	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
@@ -175,7 +180,7 @@ func (p *path) key() string {
 	for _, sp := range p.splits {
 		parts = append(parts, fmt.Sprintf("x%d@%d", sp.node.Pos(), sp.at))
 	}
-	return fmt.Sprintf("%d|%t|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.pollTest, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
+	return fmt.Sprintf("%d|%t|%t|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.pollTest, p.held, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
 }
 
 // run walks stmts from a fresh path and returns the finished paths.
@@ -725,6 +730,8 @@ func (s *sim) expr(e ast.Expr, p *path) {
 		case *ast.CallExpr:
 			if s.w.isWaitCall(n) {
 				p.waits = append(p.waits, n)
+			} else if s.w.handsStop(n) {
+				p.held = true
 			}
 			if s.w.consults(n) {
 				p.consult = true
@@ -813,14 +820,11 @@ func (s *sim) assignTuple(lhs []ast.Expr, rhs ast.Expr, p *path) {
 	}
 	if op := s.decider(call, p); op != nil {
 		// What the judge says is its verdict on op's outcome.
-		if s.deciders == nil {
-			s.deciders = map[types.Object]bool{}
-		}
 		for _, l := range lhs {
 			if obj := s.obj(l); obj != nil {
 				s.set(l, Unknown, p)
 				p.tainted[obj] = op
-				s.deciders[obj] = true
+				s.judge(obj)
 			}
 		}
 		return
@@ -926,6 +930,9 @@ func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
 	}
 	if isBool(obj.Type()) {
 		p.vals[obj] = s.eval(r, p)
+		if c, ok := r.(*ast.CallExpr); ok && p.vals[obj] == Unknown && s.decider(c, p) != nil {
+			s.judge(obj) // retry := shouldRetry(req, res)
+		}
 		return
 	}
 	if isErrorType(obj.Type()) {
@@ -1184,18 +1191,36 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 // (policy.Retry(attempt, resp, err), c.checkRetry(ctx, resp, err)): the
 // error of an operation is among its arguments on this path. The SPEC
 // counts such a judge as the retry decision.
+//
+// A function of the code handed the outcome beside other inputs, with a
+// lone bool verdict (shouldRetry(req, res, err)), judges it too: the
+// one-argument classifiers (classify, classifyErr) read what they can.
 func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
-	if fn := callee(s.info, call); fn != nil && !isInterfaceMethod(fn) {
+	fn := callee(s.info, call)
+	static := fn != nil && !isInterfaceMethod(fn)
+	if static && (len(call.Args) < 2 || !isBool(s.info.TypeOf(call))) {
 		return nil
 	}
 	for _, a := range call.Args {
-		if o := s.obj(a); o != nil && isErrorType(o.Type()) {
+		o := s.obj(a)
+		if o == nil {
+			continue
+		}
+		if isErrorType(o.Type()) || static && isResponse(o.Type()) {
 			if c := p.tainted[o]; c != nil {
 				return c
 			}
 		}
 	}
 	return nil
+}
+
+// judge records that obj holds an opaque judge's verdict.
+func (s *sim) judge(obj types.Object) {
+	if s.deciders == nil {
+		s.deciders = map[types.Object]bool{}
+	}
+	s.deciders[obj] = true
 }
 
 // judged reports whether cond reads an opaque judge's verdict: a variable
@@ -1719,7 +1744,7 @@ func (succ successPaths) onlyAborts(op *ast.CallExpr) bool {
 func (succ successPaths) waitsRound() map[ast.Node]bool {
 	waits := map[ast.Node]bool{}
 	for _, p := range succ {
-		if p.out == outNext {
+		if p.out == outNext && !p.held {
 			for _, wn := range p.waits {
 				waits[wn] = true
 			}

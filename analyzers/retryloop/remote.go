@@ -38,7 +38,14 @@ var remotePkgPrefixes = []string{
 // remoteFuncType reports whether t is a function type whose values
 // reach the network whatever they are: gRPC's UnaryInvoker and Streamer,
 // the next link of an interceptor chain that ends in the connection.
+//
+// A value of the round trip's own signature, func(*http.Request)
+// (*http.Response, error), is an HTTP send too whatever its name: the next
+// link of a middleware chain, a client's Do taken as a method value.
 func remoteFuncType(t types.Type) bool {
+	if sig, ok := types.Unalias(t).Underlying().(*types.Signature); ok && roundTripSig(sig) {
+		return true
+	}
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "google.golang.org/grpc" {
 		return false
@@ -48,6 +55,18 @@ func remoteFuncType(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// roundTripSig reports whether sig is func(*http.Request) (*http.Response, error).
+func roundTripSig(sig *types.Signature) bool {
+	if sig.Recv() != nil || sig.Variadic() || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+		return false
+	}
+	_, reqPtr := sig.Params().At(0).Type().(*types.Pointer)
+	_, respPtr := sig.Results().At(0).Type().(*types.Pointer)
+	return reqPtr && respPtr && isNamed(sig.Params().At(0).Type(), "net/http", "Request") &&
+		isNamed(sig.Results().At(0).Type(), "net/http", "Response") &&
+		types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // sqlRemote lists the database/sql methods that talk to the server.

@@ -274,6 +274,36 @@ func (w *walker) isConsultRecv(x ast.Expr) bool {
 	return t != nil && isStopChan(t)
 }
 
+// handsStop reports whether call is handed a stop channel the current
+// function itself receives from (RenewPeriodic("15s", id, nil, d.stopCh)
+// beside select { case <-d.stopCh: return }): the callee runs until told
+// to stop, as the function does.
+func (w *walker) handsStop(call *ast.CallExpr) bool {
+	if w.cur == nil {
+		return false
+	}
+	for _, a := range call.Args {
+		if t := w.info.TypeOf(a); t == nil || !isStopChan(t) {
+			continue
+		}
+		ref := w.usedObj(a)
+		if ref == nil {
+			continue
+		}
+		found := false
+		ast.Inspect(w.cur.body, func(n ast.Node) bool {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && w.usedObj(u.X) == ref {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // classifyWait describes one wait node found on a retry path.
 func (w *walker) classifyWait(n ast.Node) *Wait {
 	switch n := n.(type) {

@@ -187,3 +187,57 @@ s7:
 s8:
 	goto s0
 }
+
+// A session: on success a call handed the stop channel holds what was set
+// up until it fails or is stopped; the wait that follows is the delay
+// before setting it up again, fixed, not a period.
+func (h *holder) session() {
+START:
+	id, err := h.get(0)
+	if err != nil {
+		log.Printf("create: %v", err)
+		goto WAIT
+	}
+	if err := h.renew(id, h.stop); err != nil {
+		log.Printf("renew: %v", err)
+	}
+WAIT:
+	select {
+	case <-time.After(pollPeriod):
+		goto START // want `retry site: shape=goto consume bound=none delay=fixed jitter=no ctx=unknown consulted remote`
+	case <-h.stop:
+		return
+	}
+}
+
+func (h *holder) renew(id uint64, stop <-chan struct{}) error {
+	for {
+		select {
+		case <-stop:
+			return nil
+		case <-time.After(time.Second):
+			if _, err := h.get(id); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// Periodic still: the channel the success path hands on is not one the
+// function waits on.
+func (h *holder) periodicHandsOther(done chan struct{}) {
+START:
+	if _, err := h.get(0); err != nil {
+		goto WAIT
+	}
+	h.notify(done)
+WAIT:
+	select {
+	case <-time.After(pollPeriod):
+		goto START
+	case <-h.stop:
+		return
+	}
+}
+
+func (h *holder) notify(done chan struct{}) error { close(done); return nil }
