@@ -379,12 +379,29 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		return judged{growth: GrowthUnknown}
 	}
 	res := vd.res
+	if vd.looped == 0 && !vd.grows && res.growth == GrowthGrowing && isNumber(v.Type()) && w.usedInLaterLoop(v) {
+		// backoff := timeout / time.Duration(attemptsLeft+1), set once
+		// before the loop: the same every round, though a counter is in
+		// it.
+		res.growth = GrowthUnknown
+	}
 	if vd.grows && res.growth != GrowthServer && res.growth != GrowthUnknown {
 		res.growth = GrowthGrowing
 	} else if vd.grows && res.growth == GrowthUnknown && !res.jitter {
 		res.growth = GrowthGrowing
 	}
 	return res
+}
+
+// usedInLaterLoop reports whether a loop of the current function that
+// starts after v is declared uses v.
+func (w *walker) usedInLaterLoop(v *types.Var) bool {
+	for _, l := range w.curLoops() {
+		if l.Pos() > v.Pos() && refersTo(w.info, l, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramDelay judges a parameter used as a delay: the caller's value is
@@ -433,6 +450,8 @@ type varDefs struct {
 	res   judged
 	defs  int
 	grows bool
+	// looped counts the definitions inside a loop of the function.
+	looped int
 }
 
 func (vd *varDefs) assign(n *ast.AssignStmt) {
@@ -473,8 +492,11 @@ func (vd *varDefs) assign(n *ast.AssignStmt) {
 
 // add records one definition's value.
 func (vd *varDefs) add(n ast.Node, j judged) {
-	if j.growth == GrowthGrowing && vd.w.inLoop(n) {
-		vd.grows = true
+	if vd.w.inLoop(n) {
+		vd.looped++
+		if j.growth == GrowthGrowing {
+			vd.grows = true
+		}
 	}
 	if vd.defs == 1 {
 		rel := vd.res.related
@@ -520,7 +542,7 @@ func (vd *varDefs) valueSpec(n *ast.ValueSpec) {
 	}
 }
 
-func refersTo(info *types.Info, e ast.Expr, v types.Object) bool {
+func refersTo(info *types.Info, e ast.Node, v types.Object) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // fnScope is a function being searched for retry sites.
@@ -257,7 +258,7 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	// Accepting on your own listener is not a retry (SPEC): no shared
 	// dependency is hit, whatever tempDelay the loop grows.
 	if isFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
-		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") {
+		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") || listenerAccept(fn) {
 		return false
 	}
 	if isErrorType(last) {
@@ -265,6 +266,29 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	}
 	if isBool(last) && fn != nil && w.isRemoteCall(call) {
 		return true
+	}
+	return false
+}
+
+// listenerAccept reports whether fn is an Accept method of a listener of
+// another package than net, known by its shape: its receiver also has
+// Addr() net.Addr (quic-go's Listener.Accept(ctx), a TLS or mux listener).
+func listenerAccept(fn *types.Func) bool {
+	if fn == nil || !strings.HasPrefix(fn.Name(), "Accept") {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	ms := types.NewMethodSet(sig.Recv().Type())
+	for i := range ms.Len() {
+		m, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || m.Name() != "Addr" {
+			continue
+		}
+		ms, ok := m.Type().(*types.Signature)
+		return ok && ms.Params().Len() == 0 && ms.Results().Len() == 1 && isNamed(ms.Results().At(0).Type(), "net", "Addr")
 	}
 	return false
 }

@@ -258,8 +258,24 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 	if isFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
 		return true
 	}
-	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable {
+	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable && w.handedStop(call, fn) {
 		return true
+	}
+	return false
+}
+
+// handedStop reports whether a call can observe the caller's stop input: it
+// is handed a context or a stop channel, or it is a method, whose receiver
+// may hold one. A function handed neither (cache.New(cfg, opts)) waits, if
+// it does, on something of its own.
+func (w *walker) handedStop(call *ast.CallExpr, fn *types.Func) bool {
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return true
+	}
+	for _, a := range call.Args {
+		if t := w.info.TypeOf(a); t != nil && (isContextType(t) || isStopChan(t)) {
+			return true
+		}
 	}
 	return false
 }

@@ -14,9 +14,9 @@ func issue(check Check, category string, node ast.Node, msg string) Issue {
 
 // related adds the retry call as a related position when the issue stands
 // elsewhere.
-func (i Issue) related(call *ast.CallExpr, what string) Issue {
-	if call != nil && (call.Pos() != i.Pos || call.End() != i.End) {
-		i.Related = append(i.Related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: what})
+func (i Issue) related(n ast.Node, what string) Issue {
+	if n != nil && (n.Pos() != i.Pos || n.End() != i.End) {
+		i.Related = append(i.Related, analysis.RelatedInformation{Pos: n.Pos(), End: n.End(), Message: what})
 	}
 	return i
 }

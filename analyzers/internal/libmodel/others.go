@@ -2,6 +2,7 @@ package libmodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 )
@@ -239,16 +240,187 @@ func k8sWaitSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	case is(fn, k8sWait, "", "ExponentialBackoffWithContext") && len(call.Args) == 3:
 		return s.k8sSite(call, call.Args[1], call.Args[2], "wait.ExponentialBackoffWithContext", false)
 	}
+	if i, ok := k8sPollCond[fn.Name()]; ok && fn.Pkg() != nil && fn.Pkg().Path() == k8sWait && i < len(call.Args) {
+		return s.k8sPollSite(call, call.Args[i], "wait."+fn.Name())
+	}
 	return nil
+}
+
+// k8sPollCond gives the condition's argument of the wait.Poll functions:
+// they call it at a fixed interval until it says done.
+var k8sPollCond = map[string]int{
+	"PollUntilContextCancel": 3, "PollUntilContextTimeout": 4,
+	"Poll": 2, "PollImmediate": 2, "PollWithContext": 3, "PollImmediateWithContext": 3,
+	"PollInfinite": 1, "PollImmediateInfinite": 1, "PollUntil": 1, "PollImmediateUntil": 1,
+}
+
+// k8sPollSite: polling is no retry (SPEC), unless the condition retries a
+// failed call: it answers "not done, no error" on a call's error
+// (if apierrors.IsConflict(err) { return false, nil }). Then the poll is a
+// retry at the poll's interval, the same every round.
+func (s *scope) k8sPollSite(call *ast.CallExpr, cond ast.Expr, what string) *Site {
+	lit, ok := ast.Unparen(cond).(*ast.FuncLit)
+	if !ok {
+		return nil
+	}
+	retry := s.retriesFailure(lit)
+	if retry == nil {
+		return nil
+	}
+	b := newSite(call)
+	b.add(issue(Sleep, CatFixedDelay, call, what+" calls again at the same interval after a failed call: "+consFixed).
+		related(retry, "a failure polls again here"))
+	return b.site
+}
+
+// retriesFailure returns a `return false, nil` of lit that stands in a
+// branch taken on the error of a call lit makes (if err != nil,
+// if apierrors.IsConflict(err)), or nil.
+func (s *scope) retriesFailure(lit *ast.FuncLit) *ast.ReturnStmt {
+	errs := map[types.Object]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		if _, isCall := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !isCall {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if o := s.env.Info.ObjectOf(id); o != nil && types.Identical(o.Type(), types.Universe.Lookup("error").Type()) {
+					errs[o] = true
+				}
+			}
+		}
+		return true
+	})
+	var found *ast.ReturnStmt
+	var onErr []int // for each enclosing if: what its condition says of a call's error
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n == lit
+		case *ast.IfStmt:
+			if n.Init != nil {
+				ast.Inspect(n.Init, walk)
+			}
+			kind := 0 // not about a call's error
+			if s.mentionsAny(n.Cond, errs) {
+				kind = 1 // a failure
+				if s.absence(n.Cond) {
+					kind = 2 // not there yet: awaited
+				}
+			}
+			onErr = append(onErr, kind)
+			ast.Inspect(n.Body, walk)
+			onErr = onErr[:len(onErr)-1]
+			if n.Else != nil {
+				ast.Inspect(n.Else, walk)
+			}
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 2 && s.isConst(n.Results[0], "false") && s.isConst(n.Results[1], "nil") && failureBranch(onErr) {
+				found = n
+			}
+		}
+		return true
+	}
+	ast.Inspect(lit.Body, walk)
+	if found == nil {
+		found = s.afterSuccessExit(lit.Body.List, errs)
+	}
+	return found
+}
+
+// afterSuccessExit returns a `return false, nil` that ends the statements
+// after `if err == nil { return true, nil }` on a call's error: what falls
+// through is the failure.
+func (s *scope) afterSuccessExit(list []ast.Stmt, errs map[types.Object]bool) *ast.ReturnStmt {
+	exited := false
+	for _, st := range list {
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			b, ok := ast.Unparen(st.Cond).(*ast.BinaryExpr)
+			if ok && b.Op == token.EQL && s.mentionsAny(b.X, errs) && s.isConst(b.Y, "nil") && len(st.Body.List) > 0 {
+				if r, ok := st.Body.List[len(st.Body.List)-1].(*ast.ReturnStmt); ok && len(r.Results) == 2 && s.isConst(r.Results[0], "true") {
+					exited = true
+				}
+			}
+		case *ast.ReturnStmt:
+			if exited && len(st.Results) == 2 && s.isConst(st.Results[0], "false") && s.isConst(st.Results[1], "nil") {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// failureBranch reports whether the innermost enclosing condition about a
+// call's error took the failure branch (not an absence one).
+func failureBranch(onErr []int) bool {
+	for i := len(onErr) - 1; i >= 0; i-- {
+		if onErr[i] != 0 {
+			return onErr[i] == 1
+		}
+	}
+	return false
+}
+
+// absence reports whether cond asks whether the thing is not there yet
+// (apierrors.IsNotFound(err), os.IsNotExist(err), errors.Is(err,
+// fs.ErrNotExist)): waiting for it to appear is polling, not retrying a
+// failure.
+func (s *scope) absence(cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return !found
+		}
+		fn := s.callee(c)
+		switch {
+		case is(fn, "k8s.io/apimachinery/pkg/api/errors", "", "IsNotFound"), is(fn, "os", "", "IsNotExist"):
+			found = true
+		case is(fn, "errors", "", "Is") && len(c.Args) == 2:
+			found = s.objIs(c.Args[1], "io/fs", "ErrNotExist") || s.objIs(c.Args[1], "os", "ErrNotExist")
+		}
+		return !found
+	})
+	return found
+}
+
+// isConst reports whether e is the universe's false, true or nil.
+func (s *scope) isConst(e ast.Expr, name string) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && s.env.Info.Uses[id] == types.Universe.Lookup(name)
+}
+
+// mentionsAny reports whether e refers to one of objs.
+func (s *scope) mentionsAny(e ast.Expr, objs map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && objs[s.env.Info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func k8sRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	switch {
+	// Both run wait.ExponentialBackoff, which sleeps with time.Sleep: a
+	// caller's context in scope is never observed between attempts.
 	case is(fn, k8sRetry, "", "OnError") && len(call.Args) == 3:
-		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", false), call.Args[2], "retry.OnError")
+		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", true), call.Args[2], "retry.OnError")
 	case is(fn, k8sRetry, "", "RetryOnConflict") && len(call.Args) == 2:
 		// Conflicts are not overload: no budget needed.
-		return s.bgAttempts(s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", false), call.Args[1], "retry.RetryOnConflict")
+		return s.bgAttempts(s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", true), call.Args[1], "retry.RetryOnConflict")
 	}
 	return nil
 }

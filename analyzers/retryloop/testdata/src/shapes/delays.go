@@ -3,6 +3,7 @@ package shapes
 import (
 	"errors"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -180,4 +181,28 @@ func (p *pacing) serverOnly(url string) error {
 		time.Sleep(time.Duration(s) * time.Second)
 	}
 	return errors.New("gave up")
+}
+
+// Look-alike: the delay is computed once before the loop from the attempts
+// left; the counter changes, the delay does not.
+type udsWriter struct{ connectTimeout time.Duration }
+
+func (u *udsWriter) dialOnce(addr string, timeout time.Duration) (net.Conn, error) {
+	attemptsLeft := 3
+	backoff := u.connectTimeout / time.Duration(attemptsLeft+1)
+	if backoff > time.Second {
+		backoff = time.Second
+	}
+	for { // want `retry site: shape=bare bound=counter delay=unknown jitter=no ctx=set remote`
+		attemptsLeft--
+		c, err := net.DialTimeout("unix", addr, timeout)
+		if err != nil {
+			if attemptsLeft > 0 {
+				time.Sleep(backoff)
+				continue
+			}
+			return nil, err
+		}
+		return c, nil
+	}
 }

@@ -473,6 +473,31 @@ func serveListener(lis net.Listener, handle func(net.Conn)) error {
 	}
 }
 
+// A listener of another package (quic-go's, a mux's) is known by its
+// shape: Accept beside Addr() net.Addr. Its accept loop is no retry either.
+type quicListener interface {
+	Accept(ctx context.Context) (net.Conn, error)
+	Addr() net.Addr
+	Close() error
+}
+
+func serveQUIC(ctx context.Context, lis quicListener, handle func(net.Conn)) error {
+	failures := 0
+	for {
+		c, err := lis.Accept(ctx)
+		if err != nil {
+			failures++
+			if failures > 10 {
+				return err
+			}
+			time.Sleep(time.Duration(failures) * time.Second)
+			continue
+		}
+		failures = 0
+		go handle(c)
+	}
+}
+
 // Look-alike: dialing out with the same shape is a retry.
 func dialGrow(addr string) net.Conn {
 	var delay time.Duration

@@ -17,14 +17,15 @@ func updateTODO() error {
 	})
 }
 
-// Look-alikes: the caller's context reaches the function; a per-attempt
-// timeout bounds each attempt.
+// The caller's context reaches the function: the attempts are bounded by
+// no TODO, but the library's sleeps never observe ctx.
 func updateCaller(ctx context.Context) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
 		return remote.Fetch(context.TODO())
 	})
 }
 
+// Look-alike: a per-attempt timeout bounds each attempt.
 func updateTimeout() error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

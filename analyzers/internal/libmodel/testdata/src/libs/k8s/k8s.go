@@ -11,9 +11,19 @@ import (
 	"libs/remote"
 )
 
-// Safe: the client-go defaults are jittered; conflicts are not overload.
-func safeConflict(ctx context.Context) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) })
+// The client-go defaults are jittered, and conflicts are not overload; but
+// the library sleeps with time.Sleep and never observes the caller's ctx.
+func conflictCtx(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
+}
+
+// Safe: no context in scope to observe, and the operation's own.
+func safeConflict() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		return remote.Fetch(ctx)
+	})
 }
 
 // Safe: jitter, a context, a budget in the condition.

@@ -27,3 +27,11 @@ func Local() error { return nil }
 
 // Limiter is a shared retry budget.
 var Limiter = rate.NewLimiter(10, 10)
+
+// Done asks the network whether a job is done.
+func Done(ctx context.Context) (bool, error) {
+	if err := Fetch(ctx); err != nil {
+		return false, err
+	}
+	return true, nil
+}
