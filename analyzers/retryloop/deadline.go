@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // describeContext finds the context and stop channel in scope and the
@@ -116,6 +117,9 @@ func (w *walker) enclosingOf(n ast.Node) *fnScope {
 // opDeadline classifies the deadline one operation runs under; ok is false
 // when the operation says nothing about it.
 func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline, bool) {
+	if d, ok := w.literalDeadline(site, op, fs); ok {
+		return d, true
+	}
 	fn := callee(w.info, op)
 	// A context argument.
 	for _, a := range op.Args {
@@ -154,8 +158,47 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 	case isFunc(fn, "net.DialTimeout"):
 		site.Ctx.AttemptTimeout = true
 		return DeadlineSet, true
+	case fn != nil && pkgPath(fn) == "database/sql" && sqlRemote(fn.Name()) && !strings.HasSuffix(fn.Name(), "Context") && fn.Name() != "Conn":
+		// db.Ping(), db.QueryRow(q): database/sql runs them under
+		// context.Background().
+		return DeadlineNone, true
 	}
 	return DeadlineUnknown, false
+}
+
+// literalDeadline judges an operation that runs a function literal (an
+// immediately called one, or a closure assigned once here) by the remote
+// calls in it: context.TODO() made there, or db.Ping(), has no deadline.
+func (w *walker) literalDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline, bool) {
+	lit, ok := ast.Unparen(op.Fun).(*ast.FuncLit)
+	if !ok {
+		lit = w.localFunc(op.Fun)
+	}
+	if lit == nil {
+		return DeadlineUnknown, false
+	}
+	var remote []*ast.CallExpr
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if _, nested := n.(*ast.FuncLit); nested {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && w.isRemoteCall(c) {
+			remote = append(remote, c)
+		}
+		return true
+	})
+	if len(remote) == 0 {
+		return DeadlineUnknown, false
+	}
+	probe := &Site{Ops: remote}
+	d := w.attemptsDeadline(probe, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file})
+	if site != nil {
+		if site.Ctx.BackgroundCall == nil {
+			site.Ctx.BackgroundCall = probe.Ctx.BackgroundCall
+		}
+		site.Ctx.AttemptTimeout = site.Ctx.AttemptTimeout || probe.Ctx.AttemptTimeout
+	}
+	return d, d != DeadlineUnknown
 }
 
 // ctxDeadline classifies a context expression.

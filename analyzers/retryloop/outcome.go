@@ -594,6 +594,11 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 				}
 				v = or(v, ev)
 			}
+			if v == Unknown && s.fail == nil && s.judged(cc.List[0], p) && len(cc.List) == 1 && s.alwaysLeaves(&ast.BlockStmt{List: cc.Body}) {
+				// On success a judge's case that leaves is taken (case
+				// ok(res): return res, nil), as in an if.
+				v = Yes
+			}
 			if v == No {
 				continue
 			}
@@ -1163,6 +1168,9 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 	if op := s.decider(e, p); op != nil {
 		p.observed[op] = true // a judge asked about the outcome
 		p.obs++
+		if op == s.fail && s.mode == modeStatus {
+			p.statusObs = true // ... and was handed the failing response
+		}
 	}
 	if s.predObserves && callee(s.info, e) == nil {
 		for _, a := range e.Args {
@@ -1206,7 +1214,7 @@ func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
 		if o == nil {
 			continue
 		}
-		if isErrorType(o.Type()) || static && isResponse(o.Type()) {
+		if isErrorType(o.Type()) || (static || fn == nil) && isResponse(o.Type()) {
 			if c := p.tainted[o]; c != nil {
 				return c
 			}
@@ -1916,7 +1924,7 @@ func (r *retries) choose(wn ast.Node, x ast.Expr) {
 
 func (w *walker) returnsResponse(call *ast.CallExpr) bool {
 	tup, ok := w.info.TypeOf(call).(*types.Tuple)
-	return ok && tup.Len() == 2 && isResponse(tup.At(0).Type())
+	return ok && tup.Len() >= 2 && isResponse(tup.At(0).Type()) && isErrorType(tup.At(tup.Len()-1).Type())
 }
 
 // isResponse reports whether t is *http.Response or a client library's

@@ -66,9 +66,14 @@ func pingHanded(ctx context.Context, db *sql.DB) error {
 	return retryHanded(ctx, 3, func() error { return db.PingContext(ctx) })
 }
 
-// Look-alike: no context in scope at the call: nothing is ignored.
+// Look-alike: no context in scope at the call: nothing is ignored (each
+// attempt has a timeout of its own).
 func pingNoCtx(db *sql.DB) error {
-	return retryBlind(3, time.Second, func() error { return db.Ping() })
+	return retryBlind(3, time.Second, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		return db.PingContext(ctx)
+	})
 }
 
 // Look-alike: the operation is local (a directory made again): the
