@@ -92,6 +92,10 @@ type RetrierFact struct {
 	// retry only when the condition it is given turns a failed remote
 	// call into "not yet" (return false, nil): judged at each call.
 	Poll bool
+	// RetriesErr: the poller calls its condition again after it failed
+	// too (WaitFor: lastErr = err; sleep), so a condition that can fail
+	// remotely is retried, whatever it returns then.
+	RetriesErr bool
 }
 
 // AFact marks FuncFact as an analysis fact.

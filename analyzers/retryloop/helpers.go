@@ -151,7 +151,7 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		return nil
 	}
 	r := f.Retrier
-	if r.Poll && w.swallowedFailure(argAt(call, r.OpParam)) == nil {
+	if r.Poll && w.swallowedFailure(argAt(call, r.OpParam)) == nil && !(r.RetriesErr && w.condRemote(argAt(call, r.OpParam))) {
 		return nil // polling: the condition's failures are not made "not yet"
 	}
 	site := &Site{

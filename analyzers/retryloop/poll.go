@@ -23,9 +23,12 @@ func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
 		if !isCondition(v.Type()) {
 			continue
 		}
-		if loop := w.pollLoop(fs.body, v); loop != nil {
+		if loop, retriesErr := w.pollLoop(fs.body, v); loop != nil {
 			r := opRetrier(i)
-			r.Poll, r.Sleeps = true, w.sleepsBlindIn(loop)
+			r.Poll, r.Sleeps, r.RetriesErr = true, w.sleepsBlindIn(loop), retriesErr
+			if retriesErr {
+				r.DelayParam = w.sleepParam(loop, fs)
+			}
 			return r
 		}
 		if sleeps, ok := w.handsToPoller(fs.body, v); ok {
@@ -88,7 +91,7 @@ func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
 		params := fn.Type().(*types.Signature).Params()
 		for i, arg := range c.Args {
 			if i < params.Len() && isCondition(params.At(i).Type()) {
-				if loop := w.pollLoop(decl.Body, params.At(i)); loop != nil {
+				if loop, _ := w.pollLoop(decl.Body, params.At(i)); loop != nil {
 					return arg, w.sleepsBlindIn(loop)
 				}
 			}
@@ -108,8 +111,7 @@ func isCondition(t types.Type) bool {
 
 // pollLoop returns the loop of body that runs ok, err := v() and leaves
 // when err != nil and when ok: it goes round on (false, nil). Nil if none.
-func (w *walker) pollLoop(body ast.Node, v *types.Var) ast.Node {
-	var found ast.Node
+func (w *walker) pollLoop(body ast.Node, v *types.Var) (found ast.Node, retriesErr bool) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok || found != nil {
 			return false
@@ -123,12 +125,12 @@ func (w *walker) pollLoop(body ast.Node, v *types.Var) ast.Node {
 		default:
 			return true
 		}
-		if w.pollBlock(loopBody.List, v) {
-			found = n
+		if poll, errs := w.pollBlock(loopBody.List, v); poll {
+			found, retriesErr = n, errs
 		}
 		return found == nil
 	})
-	return found
+	return found, retriesErr
 }
 
 // sleepsBlindIn reports whether a loop waits with time.Sleep and
@@ -151,10 +153,12 @@ func (w *walker) sleepsBlindIn(loop ast.Node) bool {
 }
 
 // pollBlock reports whether stmts hold ok, err := v(...), then an if on
-// err that leaves and an if on ok that leaves.
-func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
+// ok that leaves and either an if on err that leaves (a poll) or none at
+// all while err is looked at (WaitFor: lastErr = err; the poller retries
+// its condition's failures too: retriesErr).
+func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) (poll, retriesErr bool) {
 	var okVar, errVar types.Object
-	leftErr, leftOK := false, false
+	leftErr, leftOK, errLeaves := false, false, false
 	for _, st := range stmts {
 		switch st := st.(type) {
 		case *ast.AssignStmt:
@@ -169,14 +173,19 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
 		case *ast.IfStmt:
 			if st.Init != nil && w.leaves(st.Body) {
 				// if ok, err := cond(); err != nil || ok { return err }
-				if a, isAssign := st.Init.(*ast.AssignStmt); isAssign && w.pollBlock([]ast.Stmt{a, &ast.IfStmt{Cond: orLeft(st.Cond), Body: st.Body}, &ast.IfStmt{Cond: orRight(st.Cond), Body: st.Body}}, v) {
-					return true
+				if a, isAssign := st.Init.(*ast.AssignStmt); isAssign {
+					if p, _ := w.pollBlock([]ast.Stmt{a, &ast.IfStmt{Cond: orLeft(st.Cond), Body: st.Body}, &ast.IfStmt{Cond: orRight(st.Cond), Body: st.Body}}, v); p {
+						return true, false
+					}
 				}
 			}
 			if okVar == nil || st.Init != nil || !w.leaves(st.Body) {
 				continue
 			}
 			cond := ast.Unparen(st.Cond)
+			if errVar != nil && refersTo(w.info, cond, errVar) {
+				errLeaves = true
+			}
 			if w.usedObj(cond) == okVar {
 				leftOK = true
 			}
@@ -187,7 +196,23 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) bool {
 			}
 		}
 	}
-	return leftErr && leftOK
+	if leftErr && leftOK {
+		return true, false
+	}
+	if leftOK && !errLeaves && errVar != nil && w.mentionsIn(stmts, errVar) {
+		return true, true
+	}
+	return false, false
+}
+
+// mentionsIn reports whether the statements refer to v.
+func (w *walker) mentionsIn(stmts []ast.Stmt, v types.Object) bool {
+	for _, st := range stmts {
+		if refersTo(w.info, st, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // orLeft and orRight split a || b (else both are the expression).
@@ -243,6 +268,36 @@ func (w *walker) swallowedFailure(cond ast.Expr) *ast.CallExpr {
 		return nil
 	}
 	return w.swallowed(lit, w.isRemoteCall)
+}
+
+// sleepParam returns the parameter a loop sleeps with time.Sleep(d), or
+// -1.
+func (w *walker) sleepParam(loop ast.Node, fs *fnScope) int {
+	i := -1
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.Sleep") && len(c.Args) == 1 {
+			if _, j := w.paramOf(c.Args[0], fs); j >= 0 {
+				i = j
+			}
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit && i < 0
+	})
+	return i
+}
+
+// condRemote reports whether a condition (a function literal, or a
+// closure assigned once) makes a remote call: a poller that retries its
+// condition's failures retries that call.
+func (w *walker) condRemote(cond ast.Expr) bool {
+	if cond == nil {
+		return false
+	}
+	lit, ok := ast.Unparen(cond).(*ast.FuncLit)
+	if !ok {
+		lit = w.localFunc(cond)
+	}
+	return lit != nil && w.reachesRemote(lit) != nil
 }
 
 // swallowed returns the call of a condition literal, among those isOp
