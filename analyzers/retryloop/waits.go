@@ -478,11 +478,20 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				if w.isVar(l, v) && len(n.Rhs) == len(n.Lhs) {
-					t.defs++
-					if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
-						t.arg = c.Args[0]
-					}
+				if !w.isVar(l, v) || len(n.Rhs) != len(n.Lhs) {
+					continue
+				}
+				c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr)
+				if ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 && t.defs == 1 && t.arg != nil {
+					// timeout = time.NewTimer(d) again: it re-arms the
+					// timer like a Reset.
+					t.resets++
+					t.resetArg = c.Args[0]
+					continue
+				}
+				t.defs++
+				if ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
+					t.arg = c.Args[0]
 				}
 			}
 		case *ast.CallExpr:
