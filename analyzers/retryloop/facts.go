@@ -363,7 +363,11 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	}
 	// A delay computation: one time.Duration result, alone or beside
 	// others (delay, ok := nextDelay(attempt)).
-	if i := durationResult(fs.obj); i >= 0 && f.Wait == nil {
+	i := durationResult(fs.obj)
+	if i < 0 {
+		i = numberResult(fs.obj) // e(x, y float64) int { return int(math.Pow(x, y)) }
+	}
+	if i >= 0 && f.Wait == nil {
 		if d := w.delayFact(fs, i); d != nil && (d.Growth != GrowthUnknown || d.Jitter || d.Value) {
 			f.Delay = d
 		}
@@ -741,6 +745,19 @@ func (w *walker) loopDoes(body *ast.BlockStmt, is func(ast.Node) bool) bool {
 		return !found
 	})
 	return found
+}
+
+// numberResult returns 0 when fn's only result is a plain number (an int
+// or float factor a delay may be scaled by), or -1.
+func numberResult(fn *types.Func) int {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 {
+		return -1
+	}
+	if b, ok := sig.Results().At(0).Type().(*types.Basic); ok && b.Info()&types.IsNumeric != 0 {
+		return 0
+	}
+	return -1
 }
 
 // durationResult returns the index of fn's one time.Duration result, or -1.
