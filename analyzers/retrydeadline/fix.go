@@ -107,7 +107,7 @@ func timeoutFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	// ctxVar := context.Background() before the loop, in the function.
 	stmt := fixes.StmtInList(s.Func, bg)
 	as, ok := stmt.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != bg || as.End() > loop.Pos() {
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != bg || as.End() > loop.Pos() || inNestedLit(s.Func, as) {
 		return nil
 	}
 	id, ok := as.Lhs[0].(*ast.Ident)
@@ -138,4 +138,18 @@ func timeoutFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 		Message:   "Bound the retries with context.WithTimeout (30s; adjust to the caller's budget)",
 		TextEdits: edits,
 	}}
+}
+
+// inNestedLit reports whether n lies in a function literal inside fn (the
+// closure an attempt runs): a name it declares is not in scope at fn's
+// loop.
+func inNestedLit(fn, n ast.Node) bool {
+	found := false
+	ast.Inspect(fn, func(x ast.Node) bool {
+		if lit, ok := x.(*ast.FuncLit); ok && x != fn && lit.Pos() <= n.Pos() && n.End() <= lit.End() {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -170,13 +170,28 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 // immediately called one, or a closure assigned once here) by the remote
 // calls in it: context.TODO() made there, or db.Ping(), has no deadline.
 func (w *walker) literalDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline, bool) {
-	lit, ok := ast.Unparen(op.Fun).(*ast.FuncLit)
-	if !ok {
-		lit = w.localFunc(op.Fun)
-	}
+	lit := w.opLiteral(op.Fun)
 	if lit == nil {
 		return DeadlineUnknown, false
 	}
+	d, ok := w.litAttempts(site, lit, fs)
+	return d, ok && d != DeadlineUnknown
+}
+
+// opLiteral returns the function literal e is, or the closure assigned
+// once in this function that e names, or nil.
+func (w *walker) opLiteral(e ast.Expr) *ast.FuncLit {
+	if lit, ok := ast.Unparen(e).(*ast.FuncLit); ok {
+		return lit
+	}
+	return w.localFunc(e)
+}
+
+// litAttempts is the deadline each attempt of a function literal runs
+// under, judged in the literal by its remote calls (ok false when it makes
+// none); their context-less Background and per-attempt timeouts are
+// recorded on site.
+func (w *walker) litAttempts(site *Site, lit *ast.FuncLit, fs *fnScope) (Deadline, bool) {
 	var remote []*ast.CallExpr
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		if _, nested := n.(*ast.FuncLit); nested {
@@ -192,13 +207,11 @@ func (w *walker) literalDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Dea
 	}
 	probe := &Site{Ops: remote}
 	d := w.attemptsDeadline(probe, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file})
-	if site != nil {
-		if site.Ctx.BackgroundCall == nil {
-			site.Ctx.BackgroundCall = probe.Ctx.BackgroundCall
-		}
-		site.Ctx.AttemptTimeout = site.Ctx.AttemptTimeout || probe.Ctx.AttemptTimeout
+	if site.Ctx.BackgroundCall == nil {
+		site.Ctx.BackgroundCall = probe.Ctx.BackgroundCall
 	}
-	return d, d != DeadlineUnknown
+	site.Ctx.AttemptTimeout = site.Ctx.AttemptTimeout || probe.Ctx.AttemptTimeout
+	return d, true
 }
 
 // ctxDeadline classifies a context expression.

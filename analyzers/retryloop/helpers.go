@@ -244,10 +244,7 @@ func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr, ctxHanded bool) 
 	// literal, judged in it (context.TODO() made there has none). A
 	// helper handed a context is judged by that context instead.
 	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok && len(remote) > 0 && !ctxHanded {
-		probe := &Site{Ops: remote}
-		site.Ctx.Attempts = w.attemptsDeadline(probe, &fnScope{node: lit, body: lit.Body, typ: lit.Type, file: fs.file})
-		site.Ctx.BackgroundCall = probe.Ctx.BackgroundCall
-		site.Ctx.AttemptTimeout = site.Ctx.AttemptTimeout || probe.Ctx.AttemptTimeout
+		site.Ctx.Attempts, _ = w.litAttempts(site, lit, fs)
 	}
 }
 

@@ -1201,12 +1201,15 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 // counts such a judge as the retry decision.
 //
 // A function of the code handed the outcome beside other inputs, with a
-// lone bool verdict (shouldRetry(req, res, err)), judges it too: the
-// one-argument classifiers (classify, classifyErr) read what they can.
+// lone bool verdict (shouldRetry(req, res, err)), judges it too, when
+// its body is seen to examine the outcome (a status code, a nil test, an
+// errors.Is or As): one that only hands it on (keepReading(res, err,
+// handle)) may be a consumer saying "go on". The one-argument classifiers
+// (classify, classifyErr) read what they can.
 func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
 	fn := callee(s.info, call)
 	static := fn != nil && !isInterfaceMethod(fn)
-	if static && (len(call.Args) < 2 || !isBool(s.info.TypeOf(call))) {
+	if static && (len(call.Args) < 2 || !isBool(s.info.TypeOf(call)) || !s.w.examinesOutcome(fn)) {
 		return nil
 	}
 	for _, a := range call.Args {
@@ -1221,6 +1224,39 @@ func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
 		}
 	}
 	return nil
+}
+
+// examinesOutcome reports whether fn's body (of this package) tests an
+// error or response parameter itself: compares it, reads its StatusCode,
+// or asks errors.Is or As of it.
+func (w *walker) examinesOutcome(fn *types.Func) bool {
+	decl := w.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	params := map[types.Object]bool{}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		if v := sig.Params().At(i); isErrorType(v.Type()) || isResponse(v.Type()) {
+			params[v] = true
+		}
+	}
+	param := func(e ast.Expr) bool { return params[identVar(w.info, e)] }
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			found = found || param(n.X) || param(n.Y)
+		case *ast.SelectorExpr:
+			found = found || n.Sel.Name == "StatusCode" && param(n.X)
+		case *ast.CallExpr:
+			found = found || isFunc(callee(w.info, n), "errors.Is", "errors.As") && len(n.Args) > 0 && param(n.Args[0])
+		}
+		return !found
+	})
+	return found
 }
 
 // judge records that obj holds an opaque judge's verdict.

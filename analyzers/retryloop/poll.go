@@ -55,10 +55,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 		if cond == nil {
 			return true
 		}
-		lit, isLit := ast.Unparen(cond).(*ast.FuncLit)
-		if !isLit {
-			lit = w.localFunc(cond)
-		}
+		lit := w.opLiteral(cond)
 		if lit == nil || !isCondition(w.info.TypeOf(lit)) {
 			return true
 		}
@@ -260,10 +257,7 @@ func (w *walker) swallowedFailure(cond ast.Expr) *ast.CallExpr {
 	if cond == nil {
 		return nil
 	}
-	lit, ok := ast.Unparen(cond).(*ast.FuncLit)
-	if !ok {
-		lit = w.localFunc(cond)
-	}
+	lit := w.opLiteral(cond)
 	if lit == nil || !isCondition(w.info.TypeOf(lit)) {
 		return nil
 	}
@@ -293,10 +287,7 @@ func (w *walker) condRemote(cond ast.Expr) bool {
 	if cond == nil {
 		return false
 	}
-	lit, ok := ast.Unparen(cond).(*ast.FuncLit)
-	if !ok {
-		lit = w.localFunc(cond)
-	}
+	lit := w.opLiteral(cond)
 	return lit != nil && w.reachesRemote(lit) != nil
 }
 

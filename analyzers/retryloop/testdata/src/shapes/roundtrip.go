@@ -174,3 +174,19 @@ func readOK(c *http.Client, url string, ok resOkay, out chan<- *http.Response) {
 		}
 	}
 }
+
+// Look-alike: a consume loop whose helper is handed each outcome and only
+// passes it on to a handler saying whether to go on: no judge is seen, and
+// success going round is no retry.
+func consumeHandled(c *http.Client, url string, handle func(*http.Response, error) bool) {
+	for {
+		res, err := c.Get(url)
+		if !keepReading(res, err, handle) {
+			return
+		}
+	}
+}
+
+func keepReading(res *http.Response, err error, handle func(*http.Response, error) bool) bool {
+	return handle(res, err)
+}
