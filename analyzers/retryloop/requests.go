@@ -201,12 +201,17 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 			r := &Request{Pos: call.Pos(), Send: call}
 			w.resolveRequest(r, call.Args[0], fs, node)
 			site.Requests = append(site.Requests, r)
-		case fn != nil && len(call.Args) == 1 && isNamed(w.info.TypeOf(call.Args[0]), "net/http", "Request") &&
-			w.returnsResponse(call) && w.isRemoteCall(call) && !w.writes(fn):
+		case fn != nil && w.requestArg(call) != nil && w.returnsResponse(call) && w.isRemoteCall(call) && !w.writes(fn):
 			// A sender of the code base or a library handed the request
-			// (transport.Do(req)): it sends what it is given.
+			// (transport.Do(req), c.doNoRetry(ctx, req)): it sends what
+			// it is given, with the headers it sets itself.
 			r := &Request{Pos: call.Pos(), Send: call, Via: fn}
-			w.resolveRequest(r, call.Args[0], fs, node)
+			w.resolveRequest(r, w.requestArg(call), fs, node)
+			for _, h := range w.senderHeaders(fn) {
+				if !slices.Contains(r.Headers, h) {
+					r.Headers = append(r.Headers, h)
+				}
+			}
 			site.Requests = append(site.Requests, r)
 		default:
 			if f := w.factOf(fn); f != nil {
@@ -220,6 +225,54 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 		}
 		return true
 	})
+}
+
+// requestArg returns the one *http.Request argument of a call, or nil
+// when it has none or several.
+func (w *walker) requestArg(call *ast.CallExpr) ast.Expr {
+	var req ast.Expr
+	for _, a := range call.Args {
+		if isNamed(w.info.TypeOf(a), "net/http", "Request") {
+			if req != nil {
+				return nil
+			}
+			req = a
+		}
+	}
+	return req
+}
+
+// senderHeaders returns the constant header names a sender of this
+// package sets on a request it is handed (req.Header.Set("User-Agent",
+// …)): a sender that sets the key keys every request it sends.
+func (w *walker) senderHeaders(fn *types.Func) []string {
+	decl := w.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	var hs []string
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		var key ast.Expr
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if isFunc(callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") && len(n.Args) == 2 {
+				key = n.Args[0]
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if ix, ok := l.(*ast.IndexExpr); ok && isNamed(w.info.TypeOf(ix.X), "net/http", "Header") {
+					key = ix.Index
+				}
+			}
+		}
+		if tv := w.info.Types[key]; key != nil && tv.Value != nil && tv.Value.Kind() == constant.String {
+			if h := textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value)); !slices.Contains(hs, h) {
+				hs = append(hs, h)
+			}
+		}
+		return true
+	})
+	return hs
 }
 
 // writes reports whether fn is known to send non-idempotent requests of
