@@ -28,6 +28,10 @@ type judged struct {
 	// but the value is plain, not random: as a cap or a base it leaves
 	// the growth of the rest of the expression as it is.
 	value bool
+	// settled: the growth already accounts for the parameters (a table
+	// of delays indexed by the attempt): a fixed one stays fixed
+	// whatever the caller passes.
+	settled bool
 }
 
 // pkgVarValue returns the initializer of an unexported package variable
@@ -95,7 +99,7 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 	}
 	e = ast.Unparen(e)
 	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
-		return judged{growth: GrowthFixed}
+		return judged{growth: GrowthFixed, settled: true}
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -122,6 +126,24 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 		return w.binaryDelay(e, depth, seen)
 	case *ast.CallExpr:
 		return w.callDelay(e, depth, seen)
+	case *ast.IndexExpr:
+		// A table of delays indexed by the attempt (backoffs[attempt]):
+		// its constants say whether the delay grows.
+		// The same index every time (backoffs[len(backoffs)-1]) picks
+		// one of them: fixed.
+		// A parameter is the attempt only in a helper without loops of
+		// its own (steps[kind] in a retry loop is one delay).
+		if t := w.info.TypeOf(e.X); t != nil && isTable(t) {
+			j := w.scheduleDelay(e.X, depth, seen)
+			if containsRandCall(w.info, e.Index) {
+				return judged{growth: GrowthUnknown, jitter: true}
+			}
+			if !w.varies(e.Index, len(w.curLoops()) == 0) && j.growth != GrowthUnknown {
+				j.growth = GrowthFixed
+			}
+			j.settled = j.growth != GrowthUnknown
+			return j
+		}
 	case *ast.SelectorExpr:
 		// A config field: its value cannot be seen, but it is a value;
 		// an unexported field the package only ever sets to constants
@@ -159,6 +181,7 @@ func (res *judged) join(j judged, beside func(judged) bool) {
 	}
 	res.value = res.plain() && j.plain() && g == GrowthUnknown
 	res.jitter = res.jitter || j.jitter
+	res.settled = res.settled && j.settled
 	if j.related.IsValid() && !res.related.IsValid() {
 		res.related = j.related
 	}
@@ -167,7 +190,7 @@ func (res *judged) join(j judged, beside func(judged) bool) {
 
 // argsDelay judges an expression made of its arguments (min, max, math).
 func (w *walker) argsDelay(args []ast.Expr, depth int, seen map[types.Object]bool) judged {
-	res := judged{growth: GrowthFixed}
+	res := judged{growth: GrowthFixed, settled: true}
 	for _, a := range args {
 		res.merge(w.delayOf(a, depth+1, seen))
 	}
@@ -177,7 +200,7 @@ func (w *walker) argsDelay(args []ast.Expr, depth int, seen map[types.Object]boo
 // binaryDelay judges x op y: a shift by the loop variable, or a product
 // or shift of a growing part, grows.
 func (w *walker) binaryDelay(e *ast.BinaryExpr, depth int, seen map[types.Object]bool) judged {
-	res := judged{growth: GrowthFixed}
+	res := judged{growth: GrowthFixed, settled: true}
 	x := w.delayOf(e.X, depth+1, seen)
 	y := w.delayOf(e.Y, depth+1, seen)
 	res.merge(x)
@@ -565,7 +588,11 @@ func (w *walker) inLoop(n ast.Node) bool {
 
 // loopVarish reports whether e mentions a variable a loop changes (an
 // attempt counter).
-func (w *walker) loopVarish(e ast.Expr) bool {
+func (w *walker) loopVarish(e ast.Expr) bool { return w.varies(e, true) }
+
+// varies reports whether e mentions a variable a loop changes, or, with
+// params, a parameter of the function (a helper's attempt number).
+func (w *walker) varies(e ast.Expr, params bool) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if found {
@@ -588,7 +615,7 @@ func (w *walker) loopVarish(e ast.Expr) bool {
 				found = true
 			}
 		}
-		if w.cur != nil && w.isParamVar(v) {
+		if params && w.cur != nil && w.isParamVar(v) {
 			found = true // a helper's attempt parameter
 		}
 		return !found
@@ -642,7 +669,7 @@ func (w *walker) scheduleDelay(x ast.Expr, depth int, seen map[types.Object]bool
 		}
 	}
 	var prev int64
-	res := judged{growth: GrowthFixed}
+	res := judged{growth: GrowthFixed, settled: true}
 	for i, el := range lit.Elts {
 		if _, kv := el.(*ast.KeyValueExpr); kv {
 			return judged{growth: GrowthUnknown}
@@ -790,4 +817,15 @@ func (w *walker) nonTestFiles() []ast.Node {
 func isSignature(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Signature)
 	return ok
+}
+
+// isTable reports whether t is a slice or array of numbers or durations.
+func isTable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return isNumber(u.Elem()) || isDurationType(u.Elem())
+	case *types.Array:
+		return isNumber(u.Elem()) || isDurationType(u.Elem())
+	}
+	return false
 }

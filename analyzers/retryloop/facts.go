@@ -515,7 +515,7 @@ func (w *walker) delayFact(fs *fnScope, idx int) *DelayFact {
 			res = ret.Results[idx]
 			j = w.delayOf(res, 0, map[types.Object]bool{})
 		}
-		uses := w.usesParam(res, fs) || w.hasIntParam(fs)
+		uses := (w.usesParam(res, fs) || w.hasIntParam(fs)) && !j.settled
 		if j.growth == GrowthUnknown && !j.value && !j.jitter && uses && w.growsWithParam(fs.body) {
 			j.growth = GrowthGrowing
 		}

@@ -264,7 +264,7 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	if isErrorType(last) {
 		return true
 	}
-	if isBool(last) && fn != nil && w.isRemoteCall(call) {
+	if (isBool(last) || errCarrier(last)) && fn != nil && w.isRemoteCall(call) {
 		return true
 	}
 	return false

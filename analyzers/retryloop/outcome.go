@@ -129,6 +129,11 @@ type sim struct {
 	// deciders are the variables holding what an opaque judge said of
 	// an operation's outcome (wait, err := policy.Retry(n, resp, err)).
 	deciders map[types.Object]bool
+	// carriers are the variables holding an operation's error carrier
+	// (resp := collectorRequest(…); resp.GetError()): their vals entry
+	// says whether the error it carries is non-nil, not whether the
+	// carrier is.
+	carriers map[types.Object]bool
 }
 
 const maxPaths = 256
@@ -818,9 +823,7 @@ func (s *sim) assign(lhs, rhs []ast.Expr, p *path) {
 func (s *sim) assignTuple(lhs []ast.Expr, rhs ast.Expr, p *path) {
 	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
 	if !ok {
-		for _, l := range lhs {
-			s.set(l, Unknown, p)
-		}
+		s.assertError(lhs, rhs, p)
 		return
 	}
 	if op := s.decider(call, p); op != nil {
@@ -850,6 +853,36 @@ func (s *sim) assignTuple(lhs []ast.Expr, rhs ast.Expr, p *path) {
 	}
 }
 
+// assertError records pe, ok := err.(*os.PathError) for an outcome's
+// error: it looks at the error, and where the error is nil, pe is nil and
+// ok false. Any other tuple assignment from a non-call is unknown.
+func (s *sim) assertError(lhs []ast.Expr, rhs ast.Expr, p *path) {
+	for _, l := range lhs {
+		s.set(l, Unknown, p)
+	}
+	ta, ok := ast.Unparen(rhs).(*ast.TypeAssertExpr)
+	if !ok || ta.Type == nil || len(lhs) != 2 {
+		return
+	}
+	o := s.obj(ta.X)
+	if o == nil || !isErrorType(o.Type()) {
+		return
+	}
+	if c := p.tainted[o]; c != nil {
+		p.observed[c] = true
+		p.obs++
+	}
+	if p.vals[o] != No {
+		return
+	}
+	if v := s.obj(lhs[1]); v != nil && isBool(v.Type()) {
+		p.vals[v] = No
+	}
+	if v := s.obj(lhs[0]); v != nil && (isPointer(v.Type()) || isErrorType(v.Type())) {
+		p.vals[v] = No
+	}
+}
+
 // opResult records one result of an operation in a tuple: the last error
 // or ok, the response, or a pointer beside an error.
 func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallExpr, p *path) {
@@ -869,6 +902,8 @@ func (s *sim) opResult(l ast.Expr, obj types.Object, last bool, call *ast.CallEx
 		}
 	case isResponse(t):
 		p.status[obj] = failing && s.mode == modeStatus
+	case last && errCarrier(t):
+		s.carry(obj, failing, p)
 	case isBool(t) && last:
 		if failing {
 			s.seenFail = true
@@ -913,6 +948,8 @@ func (s *sim) assignOne(l ast.Expr, obj types.Object, r ast.Expr, p *path) {
 			p.vals[obj] = b2t(failing && s.mode == modeErr)
 		case isBool(obj.Type()):
 			p.vals[obj] = b2t(!failing)
+		case errCarrier(obj.Type()):
+			s.carry(obj, failing, p)
 		default:
 			s.set(l, Unknown, p)
 		}
@@ -993,6 +1030,9 @@ func (s *sim) errorValue(r ast.Expr, p *path) (Tri, bool) {
 	}
 	if s.nonNilError(r) {
 		return Yes, true
+	}
+	if o := s.carriedErr(r, p); o != nil {
+		return p.vals[o], true
 	}
 	if o := s.obj(r); o != nil {
 		if v, ok := p.vals[o]; ok {
@@ -1353,29 +1393,7 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 		x, y = y, x
 	}
 	if isNil(x) {
-		// nil == y
-		if call, ok := y.(*ast.CallExpr); ok && s.ops[call] {
-			p.observed[call] = true
-			p.obs++
-			if call == s.fail {
-				s.seenFail = true
-				return b2t(s.mode != modeErr)
-			}
-			return Yes
-		}
-		if o := s.obj(y); o != nil {
-			if c := p.tainted[o]; c != nil {
-				p.observed[c] = true
-				p.obs++
-			}
-			if v, ok := p.vals[o]; ok && (isErrorType(o.Type()) || isPointer(o.Type()) || isSignature(o.Type())) {
-				return not(v)
-			}
-			if v, ok := o.(*types.Var); ok && s.w.nilFuncVar(v) {
-				return Yes // a test hook production code never sets
-			}
-		}
-		return Unknown
+		return s.evalNilEq(y, p)
 	}
 	// The gRPC code of an outcome: codes.OK (0) when the error is nil,
 	// unknown when it failed.
@@ -1413,6 +1431,41 @@ func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 	return s.evalStatus(&ast.BinaryExpr{X: x, Op: token.EQL, Y: y}, p)
 }
 
+// evalNilEq evaluates nil == y.
+func (s *sim) evalNilEq(y ast.Expr, p *path) Tri {
+	if o := s.carriedErr(y, p); o != nil {
+		if v, ok := p.vals[o]; ok {
+			return not(v) // nil == resp.GetError()
+		}
+		return Unknown
+	}
+	if o := s.obj(y); o != nil && s.carriers[o] {
+		return Unknown // the carrier itself, not its error
+	}
+	if call, ok := y.(*ast.CallExpr); ok && s.ops[call] {
+		p.observed[call] = true
+		p.obs++
+		if call == s.fail {
+			s.seenFail = true
+			return b2t(s.mode != modeErr)
+		}
+		return Yes
+	}
+	if o := s.obj(y); o != nil {
+		if c := p.tainted[o]; c != nil {
+			p.observed[c] = true
+			p.obs++
+		}
+		if v, ok := p.vals[o]; ok && (isErrorType(o.Type()) || isPointer(o.Type()) || isSignature(o.Type())) {
+			return not(v)
+		}
+		if v, ok := o.(*types.Var); ok && s.w.nilFuncVar(v) {
+			return Yes // a test hook production code never sets
+		}
+	}
+	return Unknown
+}
+
 // grpcCodeOf returns the error variable e takes the gRPC code of
 // (status.Code(err)), or nil.
 func (s *sim) grpcCodeOf(e ast.Expr) types.Object {
@@ -1435,7 +1488,73 @@ func isPointer(t types.Type) bool {
 // errLast reports whether a call's last result is an error.
 func (s *sim) errLast(call *ast.CallExpr) bool {
 	tup, ok := s.info.TypeOf(call).(*types.Tuple)
-	return ok && tup.Len() > 1 && isErrorType(tup.At(tup.Len()-1).Type())
+	return ok && tup.Len() > 1 && (isErrorType(tup.At(tup.Len()-1).Type()) || errCarrier(tup.At(tup.Len()-1).Type()))
+}
+
+// errCarrier reports whether t carries an operation's error instead of
+// an error result: a struct, or a pointer to one, with a method Err() or
+// GetError() returning error (a collector's response, a command's
+// result).
+func errCarrier(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for _, name := range []string{"Err", "GetError"} {
+		sel := ms.Lookup(n.Obj().Pkg(), name)
+		if sel == nil {
+			sel = ms.Lookup(nil, name)
+		}
+		if sel == nil {
+			continue
+		}
+		sig, ok := sel.Obj().Type().(*types.Signature)
+		if ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isErrorType(sig.Results().At(0).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// carry records obj as an operation's error carrier on the path.
+func (s *sim) carry(obj types.Object, failing bool, p *path) {
+	if failing {
+		s.seenFail = true
+	}
+	if s.carriers == nil {
+		s.carriers = map[types.Object]bool{}
+	}
+	s.carriers[obj] = true
+	p.vals[obj] = b2t(failing && s.mode == modeErr)
+}
+
+// carriedErr returns the carrier whose error e reads (resp.GetError()),
+// marking the operation observed, or nil.
+func (s *sim) carriedErr(e ast.Expr, p *path) types.Object {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Err" && sel.Sel.Name != "GetError" {
+		return nil
+	}
+	o := s.obj(sel.X)
+	if o == nil || !s.carriers[o] {
+		return nil
+	}
+	if op := p.tainted[o]; op != nil {
+		p.observed[op] = true
+		p.obs++
+	}
+	return o
 }
 
 func isNil(e ast.Expr) bool {

@@ -66,7 +66,9 @@ func (c *checkingClient) do(ctx context.Context, req *http.Request) (*http.Respo
 
 // Look-alike: the policy is handed no outcome (it only counts): what it
 // says is no judgement of the call, and a success goes round as well.
-type ticker interface{ Next(attempt int) (time.Duration, bool) }
+type ticker interface {
+	Next(attempt int) (time.Duration, bool)
+}
 
 func pollTicks(ctx context.Context, hc *http.Client, url string, tk ticker) {
 	for attempt := 0; ; attempt++ {

@@ -240,11 +240,12 @@ func fatalDeadline(t interface{ Fatal(args ...any) }, dial func() error) {
 	}
 }
 
-// The counter guards going round (net's lookup tests).
+// The counter guards going round (net's lookup tests); the delay is a
+// table of rising constants indexed by the attempt: it grows.
 func guardedContinue(lookup func() error) error {
 	delays := []time.Duration{time.Second, 2 * time.Second}
 	attempts := 0
-	for { // want `retry site: shape=bare bound=counter delay=unknown jitter=no ctx=unknown`
+	for { // want `retry site: shape=bare bound=counter delay=growing jitter=no ctx=unknown`
 		err := lookup()
 		if err == nil {
 			return nil

@@ -1,0 +1,37 @@
+package a
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// lstatEINTR retries on EINTR, told by a type assertion on the error: on
+// success the assertion fails and the loop returns.
+func lstatEINTR(name string) (fi os.FileInfo, err error) {
+	for i := 0; i < 10; i++ {
+		fi, err = os.Lstat(name)
+		if err, ok := err.(*os.PathError); ok && err.Err == syscall.EINTR {
+			time.Sleep(time.Duration(i+1) * time.Millisecond) // want `backoff grows without jitter`
+			continue
+		}
+		return
+	}
+	return
+}
+
+// Look-alike: a reader that goes on while reads succeed and stops at
+// the first path error is no retry.
+func readAll(names []string, seen func(os.FileInfo)) {
+	i := 0
+	for {
+		fi, err := os.Lstat(names[i%len(names)])
+		if pe, ok := err.(*os.PathError); ok {
+			_ = pe
+			return
+		}
+		seen(fi)
+		i++
+		time.Sleep(time.Duration(i) * time.Millisecond)
+	}
+}
