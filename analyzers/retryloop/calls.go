@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -294,4 +296,10 @@ func (w *walker) packageFiles() []ast.Node {
 		ns[i] = f
 	}
 	return ns
+}
+
+// sortedOps returns the operations in source order: a walk per operation
+// must not depend on map order.
+func sortedOps(ops map[*ast.CallExpr]bool) []*ast.CallExpr {
+	return slices.SortedFunc(maps.Keys(ops), func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 }

@@ -190,7 +190,7 @@ func (p *path) key() string {
 
 // run walks stmts from a fresh path and returns the finished paths.
 func (s *sim) run(stmts []ast.Stmt) []*path {
-	s.budget = maxPaths
+	s.budget, s.overflow = maxPaths, false
 	start := &path{vals: map[types.Object]Tri{}, status: map[types.Object]bool{}, tainted: map[types.Object]*ast.CallExpr{}, observed: map[*ast.CallExpr]bool{}}
 	ps := s.block(stmts, []*path{start}, 0)
 	if s.gotoL != nil {
@@ -1851,7 +1851,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
 	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
-	for op := range s.ops {
+	// In source order: what one walk leaves in s and r must not depend
+	// on map order.
+	for _, op := range sortedOps(s.ops) {
 		if !s.kept[op] || succ.onlyAborts(op) {
 			continue // its outcome is discarded, or success is the failure
 		}

@@ -305,7 +305,7 @@ func (w *walker) swallowed(lit *ast.FuncLit, isOp func(*ast.CallExpr) bool) *ast
 	}
 	s := &sim{w: w, info: w.info, ops: ops, predObserves: true}
 	s.kept = keptOps(lit.Body, ops)
-	for op := range ops {
+	for _, op := range sortedOps(ops) {
 		s.fail, s.mode, s.seenFail = op, modeErr, false
 		for _, p := range s.run(lit.Body.List) {
 			if p.out == outExit && !p.abort && s.notYet(lit.Body, p.exitPos, op, p) {

@@ -552,7 +552,7 @@ func (w *walker) failWait(fs *fnScope) *WaitFact {
 		}
 	}
 	var waits []ast.Node
-	for op := range ops {
+	for _, op := range sortedOps(ops) {
 		if !s.kept[op] {
 			continue
 		}
