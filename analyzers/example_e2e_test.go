@@ -9,45 +9,18 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-)
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
+	"github.com/retrylint/retrylint/internal/testbin"
 )
 
 // retrylintBinary builds cmd/retrylint once per test binary.
-func retrylintBinary(t *testing.T) string {
+func retrylintBinary(t *testing.T) string { return testbin.Retrylint(t, "..") }
+
+// run runs a command in dir, failing the test with its output.
+func run(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "retrylint-bin")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "retrylint")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/retrylint")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = &buildError{err, out}
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
-
-type buildError struct {
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string {
-	return "building retrylint: " + e.err.Error() + "\n" + string(e.out)
+	testbin.Run(t, dir, name, args...)
 }
 
 var findingLine = regexp.MustCompile(`^([^\s:][^:]*\.go):\d+:\d+: .* \((retry[a-z]+)\)$`)

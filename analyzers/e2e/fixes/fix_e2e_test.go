@@ -1,4 +1,4 @@
-package analyzers_test
+package fixes_test
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/retrylint/retrylint/internal/testbin"
 )
 
 // TestFixesCompile copies every fix test package to a module that
@@ -122,11 +124,7 @@ func snapshot(t *testing.T, files map[string][]byte) string {
 
 func run(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
+	testbin.Run(t, dir, name, args...)
 }
 
 // goldenArchive returns the golden file g as a txtar archive, or nil when
@@ -340,11 +338,11 @@ func TestAlternativeFixesCompile(t *testing.T) {
 // budget library of this checkout.
 func fixSetup(t *testing.T, n int) (root, bin string, goldens, mods []string) {
 	t.Helper()
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin = retrylintBinary(t)
+	bin = testbin.Retrylint(t, root)
 	goldens, err = filepath.Glob(filepath.Join(root, "analyzers", "*", "testdata", "src", "fix*", "*.go.golden"))
 	if err != nil || len(goldens) == 0 {
 		t.Fatalf("no golden files found (%v)", err)
