@@ -51,7 +51,7 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	if file == nil || ftype == nil || ftype.Results == nil || dotImports(file) {
 		return nil
 	}
-	loop := countedLoop(pass, s.Node)
+	loop := countedLoop(pass, s)
 	if loop == nil {
 		return nil
 	}
@@ -205,86 +205,25 @@ type counted struct {
 	nText string // how to write them as an int
 }
 
-// countedLoop matches `for i := 0; i < N; i++`, `for range N` and
-// `for i := range N` with N an integer constant from 1 to 10 (the
-// ceiling of budget.WithAttempts) and the loop variable unused in the body.
-func countedLoop(pass *analysis.Pass, n ast.Node) *counted {
-	var (
-		body   *ast.BlockStmt
-		bound  ast.Expr
-		loopID *ast.Ident
-		ok     bool
-	)
-	switch n := n.(type) {
+// countedLoop is the site's counter when the model found it plain (for
+// i := 0; i < N; i++, for range N or for i := range N, the variable
+// unused in the body) with N an integer constant from 1 to
+// fixes.MaxAttempts.
+func countedLoop(pass *analysis.Pass, s *retryloop.Site) *counted {
+	c := s.Counter
+	if c == nil || !c.Plain || c.N < 1 || c.N > fixes.MaxAttempts {
+		return nil
+	}
+	var body *ast.BlockStmt
+	switch n := s.Node.(type) {
 	case *ast.ForStmt:
-		body, bound, loopID, ok = threeClauseCount(pass, n)
+		body = n.Body
 	case *ast.RangeStmt:
-		body, bound, loopID, ok = rangeCount(n)
-	}
-	if !ok {
+		body = n.Body
+	default:
 		return nil
 	}
-	tv, ok := pass.TypesInfo.Types[bound]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return nil
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	if !exact || v < 1 || v > 10 {
-		return nil
-	}
-	if loopID != nil && loopID.Name != "_" && !unusedIn(pass, loopID, body) {
-		return nil
-	}
-	return &counted{body: body, n: v, nText: boundText(pass, bound, tv, v)}
-}
-
-// threeClauseCount matches `for i := 0; i < N; i++`.
-func threeClauseCount(pass *analysis.Pass, n *ast.ForStmt) (body *ast.BlockStmt, bound ast.Expr, loopID *ast.Ident, ok bool) {
-	init, ok := n.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-		return nil, nil, nil, false
-	}
-	id, ok := init.Lhs[0].(*ast.Ident)
-	if !ok || !isIntConst(pass, init.Rhs[0], 0) {
-		return nil, nil, nil, false
-	}
-	cond, ok := n.Cond.(*ast.BinaryExpr)
-	if !ok || cond.Op != token.LSS || !refersTo(pass, cond.X, id) {
-		return nil, nil, nil, false
-	}
-	post, ok := n.Post.(*ast.IncDecStmt)
-	if !ok || post.Tok != token.INC || !refersTo(pass, post.X, id) {
-		return nil, nil, nil, false
-	}
-	return n.Body, cond.Y, id, true
-}
-
-// rangeCount matches `for range N` and `for i := range N`.
-func rangeCount(n *ast.RangeStmt) (body *ast.BlockStmt, bound ast.Expr, loopID *ast.Ident, ok bool) {
-	if n.Value != nil {
-		return nil, nil, nil, false
-	}
-	if n.Key != nil {
-		id, ok := n.Key.(*ast.Ident)
-		if !ok || n.Tok != token.DEFINE {
-			return nil, nil, nil, false
-		}
-		loopID = id
-	}
-	return n.Body, n.X, loopID, true
-}
-
-// unusedIn reports whether the variable id declares is not used in body.
-func unusedIn(pass *analysis.Pass, id *ast.Ident, body *ast.BlockStmt) bool {
-	obj := pass.TypesInfo.Defs[id]
-	used := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && obj != nil && pass.TypesInfo.Uses[id] == obj {
-			used = true
-		}
-		return !used
-	})
-	return obj != nil && !used
+	return &counted{body: body, n: c.N, nText: boundText(pass, c.Limit, pass.TypesInfo.Types[c.Limit], c.N)}
 }
 
 // boundText is how to write the attempts as an int: the bound's own text
@@ -296,22 +235,6 @@ func boundText(pass *analysis.Pass, bound ast.Expr, tv types.TypeAndValue, v int
 		}
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-// isIntConst reports whether e is the integer constant want.
-func isIntConst(pass *analysis.Pass, e ast.Expr, want int64) bool {
-	tv, ok := pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return false
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	return exact && v == want
-}
-
-// refersTo reports whether e is an identifier for the variable id declares.
-func refersTo(pass *analysis.Pass, e ast.Expr, id *ast.Ident) bool {
-	x, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && pass.TypesInfo.Uses[x] != nil && pass.TypesInfo.Uses[x] == pass.TypesInfo.Defs[id]
 }
 
 // returnAfter returns the return statement right after the loop in its

@@ -2,6 +2,7 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -361,8 +362,85 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		bound, boundPos = BoundUnknown, source.Pos()
 	}
 	site.Bound, site.BoundPos = bound, boundPos
+	if shape == ShapeCounted {
+		site.Counter = w.counter(loop)
+	}
 	w.describe(site, fs, loop, body)
 	return site
+}
+
+// counter describes the counter of a counted loop: for i := 0; i < n;
+// i++ and for [i :=] range n are plain when the body does not read i;
+// any other counted form records its variable only.
+func (w *walker) counter(loop ast.Stmt) *Counter {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		v := w.counterCond(l.Cond, l)
+		if v == nil {
+			return nil
+		}
+		c := &Counter{Var: v}
+		if limit, ok := w.upFromZero(l, v); ok {
+			c.Limit, c.N = limit, w.intLimit(limit)
+			c.Plain = !w.readIn(v, l.Body)
+		}
+		return c
+	case *ast.RangeStmt:
+		if isSchedule(w.info.TypeOf(l.X)) || l.Value != nil {
+			return nil
+		}
+		c := &Counter{Limit: l.X, N: w.intLimit(l.X), Plain: true}
+		if id, ok := l.Key.(*ast.Ident); ok {
+			if v, ok := w.info.Defs[id].(*types.Var); ok {
+				c.Var, c.Plain = v, !w.readIn(v, l.Body)
+			} else if id.Name != "_" {
+				return nil // for i = range n: an outer variable
+			}
+		}
+		return c
+	}
+	return nil
+}
+
+// upFromZero matches for v := 0; v < limit; v++ and returns limit.
+func (w *walker) upFromZero(l *ast.ForStmt, v *types.Var) (ast.Expr, bool) {
+	init, ok := l.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 || !w.isVar(init.Lhs[0], v) {
+		return nil, false
+	}
+	if n, ok := w.intConst(init.Rhs[0]); !ok || n != 0 {
+		return nil, false
+	}
+	cond, ok := ast.Unparen(l.Cond).(*ast.BinaryExpr)
+	if !ok || cond.Op != token.LSS || !w.isVar(cond.X, v) {
+		return nil, false
+	}
+	post, ok := l.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC || !w.isVar(post.X, v) {
+		return nil, false
+	}
+	return cond.Y, true
+}
+
+// readIn reports whether v is used in n.
+func (w *walker) readIn(v *types.Var, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && w.info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// intLimit is e's value when it is an integer constant, else 0.
+func (w *walker) intLimit(e ast.Expr) int64 {
+	if tv := w.info.Types[e]; tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0
+	}
+	n, _ := w.intConst(e)
+	return n
 }
 
 // counterCond returns the counter variable compared in a loop condition

@@ -1,6 +1,7 @@
 package retryloop_test
 
 import (
+	"go/types"
 	"path/filepath"
 	"testing"
 
@@ -27,6 +28,36 @@ var printer = &analysis.Analyzer{
 func TestModel(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), printer, "shapes", "usehelpers", "ifaces/use", "xpkg/use")
 	analysistest.Run(t, filepath.Join(analysistest.TestData(), "..", "..", "testdata"), printer, "excluded")
+}
+
+// counters reports the counter the model records for each counted loop.
+var counters = &analysis.Analyzer{
+	Name:     "printcounters",
+	Doc:      "test only: print the counter of every counted retry loop",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+		for _, s := range res.Sites {
+			c := s.Counter
+			if c == nil {
+				continue
+			}
+			v, limit := "-", "-"
+			if c.Var != nil {
+				v = c.Var.Name()
+			}
+			if c.Limit != nil {
+				limit = types.ExprString(c.Limit)
+			}
+			pass.Reportf(s.Pos, "counter var=%s limit=%s n=%d plain=%t", v, limit, c.N, c.Plain)
+		}
+		return nil, nil
+	},
+}
+
+// TestCounters pins the counters of counted loops, which the fixes read.
+func TestCounters(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), counters, "counters")
 }
 
 // TestFacts pins the facts exported for helper functions.

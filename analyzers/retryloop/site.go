@@ -205,6 +205,8 @@ type Site struct {
 	StatusRetry bool
 	// Remote is an operation that reaches the network, or nil.
 	Remote *ast.CallExpr
+	// Counter is the attempt counter of a counted loop, or nil.
+	Counter *Counter
 	// Bound limits the attempts; BoundPos is where (the condition).
 	Bound    Bound
 	BoundPos token.Pos
@@ -243,6 +245,22 @@ type Site struct {
 	// keyHeaders are Result.KeyHeaders, so that String marks a keyed
 	// request as the model judged it.
 	keyHeaders []string
+}
+
+// Counter is what the model knows of a counted loop's counter: for i :=
+// 0; i < n; i++, for range n, for i := range n.
+type Counter struct {
+	// Var is the loop variable (nil for for range n).
+	Var *types.Var
+	// Limit is the number of rounds the loop counts to (n).
+	Limit ast.Expr
+	// N is Limit's value when it is an integer constant, else 0.
+	N int64
+	// Plain: the counter starts at 0, counts up by one to Limit
+	// exclusive, and nothing in the body reads it; the loop makes
+	// exactly N attempts unless an attempt succeeds (a fix may hand N
+	// to a library as the attempts).
+	Plain bool
 }
 
 // Delay returns the growth of the delay between attempts, combining every

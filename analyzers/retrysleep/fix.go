@@ -53,7 +53,7 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 	}
 	// Many attempts of a short fixed wait (50 × 10ms: wait for a server
 	// to come up) would wait minutes once each doubles up to the cap.
-	if s.Attempts > maxBackoffAttempts {
+	if s.Attempts > fixes.MaxAttempts {
 		return nil
 	}
 	at, ok := fixes.InsertionPoint(pass, s.Func, s.Node)
@@ -81,10 +81,6 @@ func backoffFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix 
 		TextEdits: append(edits, imp...),
 	}}
 }
-
-// maxBackoffAttempts is the most attempts a loop may make for its fixed
-// wait to become a backoff: the library's own ceiling on attempts.
-const maxBackoffAttempts = 10
 
 // constDelay returns the delay argument of a wait call and its constant
 // value; ok is false for a wait that is not a call taking a constant.

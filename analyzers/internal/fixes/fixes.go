@@ -19,6 +19,11 @@ import (
 // BudgetPath is the import path of the bundled retry-budget library.
 const BudgetPath = "github.com/retrylint/retrylint/budget"
 
+// MaxAttempts is the most attempts a fix hands to the budget library
+// (budget.WithAttempts, budget.Backoff): its own ceiling. A loop that
+// makes more keeps its shape.
+const MaxAttempts = 10
+
 // FileOf returns the syntax file of the pass that contains pos.
 func FileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 	for _, f := range pass.Files {
