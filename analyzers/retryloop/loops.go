@@ -263,12 +263,23 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 		return false
 	}
 	if isErrorType(last) {
-		return true
+		return !errorChain(fn)
 	}
 	if (isBool(last) || errCarrier(last)) && fn != nil && w.isRemoteCall(call) {
 		return true
 	}
 	return false
+}
+
+// errorChain reports whether fn reads an error chain: Unwrap() error, the
+// protocol errors.Unwrap follows, or pkg/errors' Cause() error. What it
+// returns is the wrapped error, a value, not an attempt's failure.
+func errorChain(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Unwrap" && fn.Name() != "Cause" {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isErrorType(sig.Results().At(0).Type())
 }
 
 // listenerAccept reports whether fn is an Accept method of a listener of

@@ -491,3 +491,33 @@ func pollReassigned(c *http.Client, url string) error {
 	}
 	return nil
 }
+
+// Walking an error chain: Unwrap hands back the wrapped error, a value,
+// not the failure of an attempt (newrelic's errorCause).
+func errorCause(err error) error {
+	for {
+		if u, ok := err.(interface{ Unwrap() error }); ok {
+			if next := u.Unwrap(); nil != next {
+				err = next
+				continue
+			}
+		}
+		return err
+	}
+}
+
+type causer struct{ cause error }
+
+func (c *causer) Error() string { return "wrapped" }
+func (c *causer) Cause() error  { return c.cause }
+
+// The same through a method of a concrete wrapper (pkg/errors' Cause).
+func rootCause(c *causer) error {
+	for {
+		next, ok := c.Cause().(*causer)
+		if !ok {
+			return c.Cause()
+		}
+		c = next
+	}
+}
