@@ -219,63 +219,160 @@ func (w *walker) valuesOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, ok 
 // assignsOf is valuesOf with the element writes v[k] = x kept apart (as
 // the assignments) rather than making the values unknown.
 func (w *walker) assignsOf(v *types.Var, nodes ...ast.Node) (vals []ast.Expr, index []*ast.AssignStmt, ok bool) {
-	ok = true
-	target := func(l ast.Expr) bool {
-		if id, isID := ast.Unparen(l).(*ast.Ident); isID {
-			return w.info.ObjectOf(id) == v // := defines it
+	set := &writes{}
+	scanWrites(w, nodes, func(o types.Object) *writes {
+		if o == v {
+			return set
 		}
-		return w.usedObj(l) == v
+		return nil
+	})
+	return set.vals, set.index, !set.hidden
+}
+
+// pkgValuesOf is valuesOf over the package's files (with its tests, or
+// without): one scan of the files per pass answers every variable.
+func (w *walker) pkgValuesOf(v *types.Var, tests bool) (vals []ast.Expr, ok bool) {
+	vals, index, ok := w.pkgAssignsOf(v, tests)
+	return vals, ok && len(index) == 0
+}
+
+// pkgAssignsOf is assignsOf over the package's files.
+func (w *walker) pkgAssignsOf(v *types.Var, tests bool) (vals []ast.Expr, index []*ast.AssignStmt, ok bool) {
+	i := 0
+	if tests {
+		i = 1
 	}
+	if w.pkgWrites[i] == nil {
+		all := map[types.Object]*writes{}
+		files := w.nonTestFiles()
+		if tests {
+			files = w.packageFiles()
+		}
+		scanWrites(w, files, func(o types.Object) *writes {
+			if all[o] == nil {
+				all[o] = &writes{}
+			}
+			return all[o]
+		})
+		w.pkgWrites[i] = all
+	}
+	set := w.pkgWrites[i][v]
+	if set == nil {
+		return nil, nil, true
+	}
+	return set.vals, set.index, !set.hidden
+}
+
+// writes are what the code writes to one variable.
+type writes struct {
+	vals   []ast.Expr
+	index  []*ast.AssignStmt
+	hidden bool // a change that cannot be seen (see valuesOf)
+}
+
+// scanWrites records, in source order, every write the nodes make to a
+// variable into the set of's answer for it (nil: not wanted).
+func scanWrites(w *walker, nodes []ast.Node, of func(types.Object) *writes) {
+	sc := writeScan{w: w, of: of}
 	for _, node := range nodes {
 		ast.Inspect(node, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					if ix, isIndex := ast.Unparen(l).(*ast.IndexExpr); isIndex && target(ix.X) {
-						index = append(index, n)
-					}
-					if !target(l) {
-						continue
-					}
-					if len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-						ok = false
-					} else {
-						vals = append(vals, n.Rhs[i])
-					}
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					if w.info.Defs[name] == v {
-						if i < len(n.Values) {
-							vals = append(vals, n.Values[i])
-						} else if len(n.Values) == 0 {
-							vals = append(vals, nil)
-						} else {
-							ok = false // var a, b = f()
-						}
-					}
-				}
-			case *ast.KeyValueExpr:
-				if id, isID := n.Key.(*ast.Ident); isID && v.IsField() && w.info.Uses[id] == v {
-					vals = append(vals, n.Value)
-				}
-			case *ast.IncDecStmt:
-				if target(n.X) {
-					ok = false
-				}
-			case *ast.RangeStmt:
-				if n.Key != nil && target(n.Key) || n.Value != nil && target(n.Value) {
-					ok = false
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND && target(n.X) {
-					ok = false // its address escapes: anything may be stored
-				}
-			}
+			sc.node(n)
 			return true
 		})
 	}
-	return vals, index, ok
+}
+
+type writeScan struct {
+	w  *walker
+	of func(types.Object) *writes
+}
+
+// target returns the set of the variable l names (:= defines it), or nil.
+func (sc writeScan) target(l ast.Expr) *writes {
+	var o types.Object
+	if id, isID := ast.Unparen(l).(*ast.Ident); isID {
+		o = sc.w.info.ObjectOf(id)
+	} else {
+		o = sc.w.usedObj(l)
+	}
+	if o == nil {
+		return nil
+	}
+	return sc.of(o)
+}
+
+// hide marks the variable x names as changed in a way that cannot be seen.
+func (sc writeScan) hide(x ast.Expr) {
+	if x == nil {
+		return
+	}
+	if set := sc.target(x); set != nil {
+		set.hidden = true
+	}
+}
+
+func (sc writeScan) node(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		sc.assign(n)
+	case *ast.ValueSpec:
+		sc.valueSpec(n)
+	case *ast.KeyValueExpr:
+		if id, isID := n.Key.(*ast.Ident); isID {
+			if f, isVar := sc.w.info.Uses[id].(*types.Var); isVar && f.IsField() {
+				if set := sc.of(f); set != nil {
+					set.vals = append(set.vals, n.Value)
+				}
+			}
+		}
+	case *ast.IncDecStmt:
+		sc.hide(n.X)
+	case *ast.RangeStmt:
+		sc.hide(n.Key)
+		sc.hide(n.Value)
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			sc.hide(n.X) // its address escapes: anything may be stored
+		}
+	}
+}
+
+func (sc writeScan) assign(n *ast.AssignStmt) {
+	for i, l := range n.Lhs {
+		if ix, isIndex := ast.Unparen(l).(*ast.IndexExpr); isIndex {
+			if set := sc.target(ix.X); set != nil {
+				set.index = append(set.index, n)
+			}
+		}
+		set := sc.target(l)
+		if set == nil {
+			continue
+		}
+		if len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+			set.hidden = true
+		} else {
+			set.vals = append(set.vals, n.Rhs[i])
+		}
+	}
+}
+
+func (sc writeScan) valueSpec(n *ast.ValueSpec) {
+	for i, name := range n.Names {
+		o := sc.w.info.Defs[name]
+		if o == nil {
+			continue
+		}
+		set := sc.of(o)
+		switch {
+		case set == nil:
+		case i < len(n.Values):
+			set.vals = append(set.vals, n.Values[i])
+		case len(n.Values) == 0:
+			set.vals = append(set.vals, nil)
+		default:
+			set.hidden = true // var a, b = f()
+		}
+	}
 }
 
 // usedObj returns the object a name or a selector (x.f, pkg.F) refers to.

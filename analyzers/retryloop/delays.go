@@ -43,7 +43,7 @@ func (w *walker) pkgVarValue(v *types.Var) ast.Expr {
 	if init, ok := w.pkgVarInit[v]; ok {
 		return init
 	}
-	vals, ok := w.valuesOf(v, w.nonTestFiles()...)
+	vals, ok := w.pkgValuesOf(v, false)
 	var init ast.Expr
 	if ok && len(vals) == 1 {
 		init = vals[0]
@@ -66,7 +66,7 @@ func (w *walker) constField(f *types.Var) bool {
 	if c, ok := w.constFields[f]; ok {
 		return c
 	}
-	vals, ok := w.valuesOf(f, w.nonTestFiles()...)
+	vals, ok := w.pkgValuesOf(f, false)
 	c := ok && len(vals) > 0
 	for _, v := range vals {
 		if tv, known := w.info.Types[v]; v == nil || !known || tv.Value == nil {
@@ -799,7 +799,7 @@ func (w *walker) nilFuncVar(v *types.Var) bool {
 	if w.pkgVarValue(v) != nil {
 		return false
 	}
-	vals, ok := w.valuesOf(v, w.nonTestFiles()...)
+	vals, ok := w.pkgValuesOf(v, false)
 	return ok && len(vals) == 1 && vals[0] == nil
 }
 

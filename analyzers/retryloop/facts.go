@@ -252,6 +252,7 @@ func (w *walker) computeFacts(fns []*fnScope) {
 	// the functions calling others of the package (to see their writes,
 	// waits and delays).
 	callees := map[*types.Func][]*types.Func{}
+	hands := map[*types.Func]bool{} // hands a request to a function of the package
 	for _, fs := range decls {
 		w.enter(fs)
 		w.facts[fs.obj] = w.funcFact(fs)
@@ -260,6 +261,7 @@ func (w *walker) computeFacts(fns []*fnScope) {
 				if fn := callee(w.info, c); fn != nil && fn != fs.obj {
 					if _, local := w.facts[fn]; local {
 						callees[fs.obj] = append(callees[fs.obj], fn)
+						hands[fs.obj] = hands[fs.obj] || w.importsHTTP && w.requestArg(c) != nil
 					}
 				}
 			}
@@ -288,7 +290,7 @@ func (w *walker) computeFacts(fns []*fnScope) {
 	// randDuration) settle in as many passes as they are deep, whatever
 	// the order of declaration: repeat while a fact changes, a few times.
 	for pass := 0; pass < maxFactPasses; pass++ {
-		if !w.factPass(decls, callees, pass == 0) {
+		if !w.factPass(decls, callees, hands, pass == 0) {
 			break
 		}
 	}
@@ -309,10 +311,11 @@ const maxFactPasses = 4
 
 // factPass recomputes the facts of the functions that call others of the
 // package with writes, waits, delays or builders, and reports whether one
-// changed. The first pass also looks again at every function of a
-// package that imports net/http: requests handed to a sender this package
-// defines are seen only once the sender's remoteness is settled.
-func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Func, first bool) bool {
+// changed. The first pass also looks again at every function that hands
+// a request to a function of the package: requests handed to a sender
+// this package defines are seen only once the sender's remoteness is
+// settled.
+func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Func, hands map[*types.Func]bool, first bool) bool {
 	changed := false
 	for _, fs := range decls {
 		needs := false
@@ -321,7 +324,7 @@ func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Fun
 				needs = true
 			}
 		}
-		if !needs && !(first && w.importsHTTP) {
+		if !needs && !(first && hands[fs.obj]) {
 			continue
 		}
 		w.enter(fs)

@@ -1,14 +1,12 @@
 package retryloop
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
-	"sort"
-	"strings"
+	"strconv"
 )
 
 // The simulator walks a retry candidate's body twice over: once assuming
@@ -157,35 +155,70 @@ func dedupe(ps []*path) []*path {
 	return out
 }
 
-// key renders a path's state.
+// key renders a path's state: equal keys, equal states.
 func (p *path) key() string {
-	var parts []string
+	// Each entry is a (kind, position, value) triple; the map entries
+	// are sorted, the splits kept in order.
+	type entry struct {
+		kind byte
+		pos  token.Pos
+		val  int64
+	}
+	es := make([]entry, 0, len(p.vals)+len(p.status)+len(p.tainted)+len(p.observed)+len(p.waits)+len(p.delays)+1)
 	for o, v := range p.vals {
-		parts = append(parts, fmt.Sprintf("v%d=%d", o.Pos(), v))
+		es = append(es, entry{'v', o.Pos(), int64(v)})
 	}
 	for o, v := range p.status {
-		parts = append(parts, fmt.Sprintf("s%d=%t", o.Pos(), v))
+		es = append(es, entry{'s', o.Pos(), int64(b2t(v))})
 	}
 	for o, c := range p.tainted {
-		parts = append(parts, fmt.Sprintf("t%d=%d", o.Pos(), c.Pos()))
+		es = append(es, entry{'t', o.Pos(), int64(c.Pos())})
 	}
 	for c := range p.observed {
-		parts = append(parts, fmt.Sprintf("o%d", c.Pos()))
+		es = append(es, entry{'o', c.Pos(), 0})
 	}
 	for _, w := range p.waits {
-		parts = append(parts, fmt.Sprintf("w%d", w.Pos()))
+		es = append(es, entry{'w', w.Pos(), 0})
 	}
 	if p.jumpTo != nil {
-		parts = append(parts, fmt.Sprintf("j%d", p.jumpTo.Pos()))
+		es = append(es, entry{'j', p.jumpTo.Pos(), 0})
 	}
 	for o, e := range p.delays {
-		parts = append(parts, fmt.Sprintf("d%d=%d", o.Pos(), e.Pos()))
+		es = append(es, entry{'d', o.Pos(), int64(e.Pos())})
 	}
-	sort.Strings(parts)
+	slices.SortFunc(es, func(a, b entry) int {
+		if a.kind != b.kind {
+			return int(a.kind) - int(b.kind)
+		}
+		if a.pos != b.pos {
+			return int(a.pos - b.pos)
+		}
+		return int(a.val - b.val)
+	})
+	b := make([]byte, 0, 16*(len(es)+len(p.splits))+64)
+	for _, f := range []bool{p.consult, p.abort, p.pollTest, p.held, p.decided} {
+		b = strconv.AppendBool(b, f)
+		b = append(b, '|')
+	}
+	for _, n := range []int64{int64(p.out), int64(p.decidedAt), int64(p.exitPos)} {
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, '|')
+	}
+	for _, e := range es {
+		b = append(b, e.kind)
+		b = strconv.AppendInt(b, int64(e.pos), 10)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, e.val, 10)
+		b = append(b, ',')
+	}
 	for _, sp := range p.splits {
-		parts = append(parts, fmt.Sprintf("x%d@%d", sp.node.Pos(), sp.at))
+		b = append(b, 'x')
+		b = strconv.AppendInt(b, int64(sp.node.Pos()), 10)
+		b = append(b, '@')
+		b = strconv.AppendInt(b, int64(sp.at), 10)
+		b = append(b, ',')
 	}
-	return fmt.Sprintf("%d|%t|%t|%t|%t|%t@%d|%d|%s", p.out, p.consult, p.abort, p.pollTest, p.held, p.decided, p.decidedAt, p.exitPos, strings.Join(parts, ","))
+	return string(b)
 }
 
 // run walks stmts from a fresh path and returns the finished paths.
@@ -1850,6 +1883,13 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// Waits on the success paths that go round again: a loop that waits
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
+	if !w.mayWait(s, stmts) && !slices.ContainsFunc(sortedOps(s.ops), func(op *ast.CallExpr) bool {
+		return s.kept[op] && !succ.onlyAborts(op) && succ.exits(op)
+	}) {
+		// No success leaves and no round can wait: no failure can be
+		// retried (tryFailure would find none), so skip their walks.
+		return nil
+	}
 	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
 	// In source order: what one walk leaves in s and r must not depend
 	// on map order.
@@ -1874,6 +1914,36 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	site.Ctx.Consulted = r.consult
 	site.Waits = w.siteWaits(s, r.waits, r.chosen)
 	return site
+}
+
+// mayWait reports whether a path through stmts can wait: a round that
+// starts with a wait, an operation that waits when it fails, or a wait
+// call or receive anywhere in them (outside function literals), as the
+// walk records them.
+func (w *walker) mayWait(s *sim, stmts []ast.Stmt) bool {
+	if s.headWait != nil {
+		return true
+	}
+	for op := range s.ops {
+		if w.swallows(op) {
+			return true
+		}
+	}
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				found = found || w.isWaitCall(n)
+			case *ast.UnaryExpr:
+				found = found || n.Op == token.ARROW && w.isWaitRecv(n.X)
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // successPaths are the paths of the walk under success.

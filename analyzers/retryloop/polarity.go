@@ -69,7 +69,7 @@ func (w *walker) setCodes(v *types.Var, votes *codeVotes, seen map[*types.Var]bo
 		return false
 	}
 	seen[v] = true
-	vals, index, ok := w.assignsOf(v, w.packageFiles()...)
+	vals, index, ok := w.pkgAssignsOf(v, true)
 	if !ok {
 		return false
 	}

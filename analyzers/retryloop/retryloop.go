@@ -88,6 +88,11 @@ type walker struct {
 	loops          []ast.Node              // loops of the current function, once computed
 	loopsFor       *fnScope
 	quiet          []*Site // library sites without findings: retry layers still
+	// pkgWrites index the writes of the package's files to every
+	// variable, without and with the tests (pkgAssignsOf).
+	pkgWrites [2]map[types.Object]*writes
+	// statusCopies caches statusCopy per variable and function body.
+	statusCopies map[copyKey]*ast.SelectorExpr
 }
 
 func run(pass *analysis.Pass, opts *options) (any, error) {
@@ -211,6 +216,33 @@ func (w *walker) statusCopy(id *ast.Ident) ast.Expr {
 	if !ok || w.cur == nil || !isInt(v.Type()) {
 		return id
 	}
+	key := copyKey{v, w.cur.body}
+	if sel, done := w.statusCopies[key]; done {
+		if sel == nil {
+			return id
+		}
+		return sel
+	}
+	if w.statusCopies == nil {
+		w.statusCopies = map[copyKey]*ast.SelectorExpr{}
+	}
+	sel := w.findStatusCopy(v)
+	w.statusCopies[key] = sel
+	if sel == nil {
+		return id
+	}
+	return sel
+}
+
+// copyKey is a variable as seen from one function body.
+type copyKey struct {
+	v    *types.Var
+	body ast.Node
+}
+
+// findStatusCopy returns the resp.StatusCode v is assigned exactly once
+// in the current function, or nil.
+func (w *walker) findStatusCopy(v *types.Var) *ast.SelectorExpr {
 	var from ast.Expr
 	n := 0
 	ast.Inspect(w.cur.body, func(nd ast.Node) bool {
@@ -244,7 +276,7 @@ func (w *walker) statusCopy(id *ast.Ident) ast.Expr {
 	if sel, ok := from.(*ast.SelectorExpr); ok && n == 1 && sel.Sel.Name == "StatusCode" {
 		return sel
 	}
-	return id
+	return nil
 }
 
 // curLoops returns the loops of the current function (computed on demand).

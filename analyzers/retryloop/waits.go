@@ -171,7 +171,7 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 	if r, ok := w.sleepVars[v]; ok {
 		return r
 	}
-	vals, ok := w.valuesOf(v, w.packageFiles()...)
+	vals, ok := w.pkgValuesOf(v, true)
 	sleeps, others := 0, 0
 	for _, e := range vals {
 		if e == nil {
