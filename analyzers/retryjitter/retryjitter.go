@@ -32,7 +32,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			r.ReportLibrary(s.LibraryIssues("retryjitter"))
 			continue
 		}
-		if s.Jittered() {
+		if s.Evidence().Jitter.State == retryloop.StatePresent {
 			continue
 		}
 		for _, w := range s.Waits {

@@ -33,6 +33,9 @@ func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.Bloc
 		}
 		return !site.FuncBudget
 	})
+	if site.Remote == nil {
+		site.RemoteWhy = w.remoteWhy(site)
+	}
 	w.describeContext(site, fs, node)
 	w.describeRequests(site, fs, node)
 	if site.Bound == BoundNone && site.Ctx.Consulted && site.Ctx.InScope != nil {

@@ -39,6 +39,9 @@
 //     retry (a failed remote call turned into "not yet")
 //   - layers.go: attempt counts and nested retry layers
 //   - facts.go: the facts of the package's functions, to a fixed point
-//   - describe.go: a site's evidence, assembled
+//   - describe.go: what a site touches (remote calls, budgets, context,
+//     requests), found
+//   - evidence.go: what the code shows of each property a check judges:
+//     present, absent or unknown, with the positions and the reason
 //   - calls.go: matching callees, values and variables (shared helpers)
 package retryloop

@@ -60,6 +60,35 @@ func TestCounters(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), counters, "counters")
 }
 
+// evidence reports what the model records of each property of a site.
+var evidence = &analysis.Analyzer{
+	Name:     "printevidence",
+	Doc:      "test only: print the evidence of every retry site",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+		for _, s := range res.Sites {
+			ev := s.Evidence()
+			show := func(name string, e retryloop.Evidence) string {
+				out := name + "=" + e.State.String()
+				if e.Why != "" {
+					out += "(" + e.Why + ")"
+				}
+				return out
+			}
+			pass.Reportf(s.Pos, "evidence %s delay=%s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
+				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop))
+		}
+		return nil, nil
+	},
+}
+
+// TestEvidence pins the evidence the checks read: present, absent or
+// unknown, and why.
+func TestEvidence(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), evidence, "evidence")
+}
+
 // TestFacts pins the facts exported for helper functions.
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retryloop.Analyzer, "helpers")

@@ -203,8 +203,11 @@ type Site struct {
 	// (no error) goes round too, or may (a test of the status the model
 	// cannot classify, resp.StatusCode == 200), not only a returned error.
 	StatusRetry bool
-	// Remote is an operation that reaches the network, or nil.
-	Remote *ast.CallExpr
+	// Remote is an operation that reaches the network, or nil;
+	// RemoteWhy, when Remote is nil, why remoteness is unknown (an
+	// operation is a function value or an interface method).
+	Remote    *ast.CallExpr
+	RemoteWhy string
 	// Counter is the attempt counter of a counted loop, or nil.
 	Counter *Counter
 	// Bound limits the attempts; BoundPos is where (the condition).

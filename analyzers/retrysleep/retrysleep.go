@@ -35,11 +35,12 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			r.ReportLibrary(s.LibraryIssues("retrysleep"))
 			continue
 		}
-		if s.Jittered() {
+		ev := s.Evidence()
+		if ev.Jitter.State == retryloop.StatePresent {
 			continue
 		}
-		switch s.Delay() {
-		case retryloop.GrowthFixed:
+		switch {
+		case ev.Wait.State == retryloop.StatePresent && ev.Delay == retryloop.GrowthFixed:
 			w := s.Waits[0]
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryFixed,
@@ -47,9 +48,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				Related:        related(s),
 				SuggestedFixes: backoffFix(pass, s),
 			})
-		case retryloop.GrowthAbsent:
-			if s.Remote == nil || s.Consume {
-				continue // an immediate retry of local work is not a storm
+		case ev.Wait.State == retryloop.StateAbsent:
+			if ev.Remote.State != retryloop.StatePresent || s.Consume {
+				continue // an immediate retry of local (or unseen) work is not a storm
 			}
 			r.Report(analysis.Diagnostic{
 				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,

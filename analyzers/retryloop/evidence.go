@@ -1,0 +1,132 @@
+package retryloop
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// State is what the code shows of one property a check judges.
+type State int
+
+const (
+	StateUnknown State = iota // the code hides it (an interface, a function value, a config field)
+	StateAbsent               // the code shows it is not there
+	StatePresent              // the code shows it
+)
+
+var stateNames = [...]string{"unknown", "absent", "present"}
+
+func (s State) String() string { return stateNames[s] }
+
+// Evidence is one property of a site: its state, the positions that show
+// it and, when unknown, why.
+type Evidence struct {
+	State State
+	Pos   []token.Pos
+	Why   string
+}
+
+// Evidences are the properties of a site the checks judge. A check
+// speaks on Absent, or on Present and wrong (a growing delay without
+// randomness); on Unknown it stays silent.
+type Evidences struct {
+	// Wait is a wait between attempts; Delay says how it evolves when
+	// present (GrowthUnknown: a wait whose delay the model cannot judge).
+	Wait  Evidence
+	Delay Growth
+	// Jitter is randomness in the delay: unknown when a wait's delay
+	// cannot be judged.
+	Jitter Evidence
+	// Remote is a retried operation that reaches the network: unknown
+	// when one is a function value or an interface method the model
+	// cannot see into.
+	Remote Evidence
+	// Budget is a retry budget, limiter or breaker the site consults.
+	Budget Evidence
+	// Cap is an attempt cap; Stop is an elapsed-time or deadline bound
+	// or a context or stop channel consulted between attempts.
+	Cap, Stop Evidence
+}
+
+// Evidence assembles what the site shows of each property.
+func (s *Site) Evidence() Evidences {
+	ev := Evidences{Delay: s.Delay()}
+	ev.Wait = s.waitEvidence()
+	ev.Jitter = s.jitterEvidence()
+	switch {
+	case s.Remote != nil:
+		ev.Remote = Evidence{State: StatePresent, Pos: []token.Pos{s.Remote.Pos()}}
+	case s.RemoteWhy != "":
+		ev.Remote = Evidence{State: StateUnknown, Why: s.RemoteWhy}
+	default:
+		ev.Remote = Evidence{State: StateAbsent}
+	}
+	if s.Budgeted() {
+		ev.Budget = Evidence{State: StatePresent, Pos: s.Budget}
+	} else {
+		ev.Budget = Evidence{State: StateAbsent}
+	}
+	switch s.Bound {
+	case BoundCounter:
+		ev.Cap = Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
+	case BoundUnknown:
+		ev.Cap = Evidence{State: StateUnknown, Pos: []token.Pos{s.BoundPos}, Why: "a bound the code does not show (library configuration)"}
+	default:
+		ev.Cap = Evidence{State: StateAbsent}
+	}
+	switch {
+	case s.Bound == BoundElapsed || s.Bound == BoundDeadline:
+		ev.Stop = Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
+	case s.Ctx.Consulted:
+		ev.Stop = Evidence{State: StatePresent}
+	default:
+		ev.Stop = Evidence{State: StateAbsent}
+	}
+	return ev
+}
+
+func (s *Site) waitEvidence() Evidence {
+	if len(s.Waits) == 0 {
+		return Evidence{State: StateAbsent}
+	}
+	e := Evidence{State: StatePresent}
+	for _, w := range s.Waits {
+		e.Pos = append(e.Pos, w.Node.Pos())
+	}
+	return e
+}
+
+func (s *Site) jitterEvidence() Evidence {
+	e := Evidence{State: StateAbsent}
+	for _, w := range s.Waits {
+		switch {
+		case w.Jitter:
+			if e.State != StatePresent {
+				e = Evidence{State: StatePresent}
+			}
+			e.Pos = append(e.Pos, w.Node.Pos())
+		case w.Growth == GrowthUnknown && e.State == StateAbsent:
+			e = Evidence{State: StateUnknown, Pos: []token.Pos{w.Node.Pos()}, Why: "a delay the model cannot judge"}
+		}
+	}
+	return e
+}
+
+// remoteWhy says why a site's remoteness is unknown: one of its
+// operations is a call through a function value or an interface method
+// the model cannot see into. Empty when every operation is seen.
+func (w *walker) remoteWhy(site *Site) string {
+	for _, op := range site.Ops {
+		if _, lit := ast.Unparen(op.Fun).(*ast.FuncLit); lit {
+			continue
+		}
+		fn := callee(w.info, op)
+		switch {
+		case fn == nil && w.localFunc(op.Fun) == nil:
+			return "a function value"
+		case fn != nil && isInterfaceMethod(fn):
+			return "an interface method"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,84 @@
+// Package evidence pins what the model records of each property a check
+// judges: present, absent or unknown, and why.
+package evidence
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"net/http"
+	"time"
+)
+
+type store interface{ Put(key string) error }
+
+// A remote call, a fixed wait, a cap, no budget, no stop.
+func remoteFixed(hc *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent`
+		resp, err := hc.Get(url)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// A function value: remoteness unknown; a random wait; a context consulted.
+func funcValue(ctx context.Context, op func() error) error {
+	for { // want `evidence wait=present delay=unknown jitter=present remote=unknown\(a function value\) budget=absent cap=absent stop=present`
+		err := op()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(rand.Int63n(int64(time.Second)))):
+		}
+	}
+}
+
+// An interface method retried at once: remoteness unknown, no wait.
+func ifaceAtOnce(s store, key string) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(an interface method\) budget=absent cap=present stop=absent`
+		if err = s.Put(key); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A delay the model cannot judge: jitter unknown, not absent.
+func opaqueDelay(op func() error, next func(int) time.Duration) error {
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=unknown\(a function value\) budget=absent cap=present stop=absent`
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(next(i))
+	}
+	return errors.New("gave up")
+}
+
+// Local work, seen: remoteness absent.
+func local(parse func(string) (int, error), s string) (int, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=growing jitter=absent remote=absent budget=absent cap=present stop=absent`
+		n, e := parseLocal(s)
+		if e == nil {
+			return n, nil
+		}
+		err = e
+		time.Sleep(time.Duration(i) * time.Second)
+	}
+	_ = parse
+	return 0, err
+}
+
+func parseLocal(s string) (int, error) {
+	if s == "" {
+		return 0, errors.New("empty")
+	}
+	return len(s), nil
+}
