@@ -180,21 +180,31 @@ func TestBreakerStateChangesInOrder(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	var wg sync.WaitGroup
-	for g := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 250 {
-				var err error
-				if (g+i)%2 == 0 {
-					err = errBoom
-				}
-				Do(context.Background(), func(context.Context) error { return err }, WithBreaker(br), WithAttempts(1), WithBudget(GRPCBudget()))
-			}
-		}()
+	changes := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen)
 	}
-	wg.Wait()
+	// How many changes a round makes depends on the scheduler (a loaded
+	// machine interleaves less): run rounds until there are enough to
+	// judge the order, within a bound.
+	for round := 0; round < 20 && changes() < 100; round++ {
+		var wg sync.WaitGroup
+		for g := range 64 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 250 {
+					var err error
+					if (g+i)%2 == 0 {
+						err = errBoom
+					}
+					Do(context.Background(), func(context.Context) error { return err }, WithBreaker(br), WithAttempts(1), WithBudget(GRPCBudget()))
+				}
+			}()
+		}
+		wg.Wait()
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) < 100 {
