@@ -78,7 +78,10 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 	calls := map[*types.Func][]*retryloop.Site{}
 	var order []*types.Func
 	for _, s := range res.Sites {
-		if s.Shape != retryloop.ShapeHelper || s.Remote == nil || s.Consume || len(s.Budget) > 0 || s.FuncBudget || unbounded(s) || s.HelperReported {
+		if s.Shape != retryloop.ShapeHelper || s.Consume || s.HelperReported || unbounded(s) {
+			continue
+		}
+		if ev := s.Evidence(); ev.Remote.State != retryloop.StatePresent || ev.Budget.State == retryloop.StatePresent {
 			continue
 		}
 		if !tests && strings.HasSuffix(pass.Fset.File(s.Pos).Name(), "_test.go") {
@@ -169,12 +172,14 @@ func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Sit
 // in scope, watching one leaves the loop unbounded (SPEC: neither an
 // attempt cap nor a deadline).
 func unbounded(s *retryloop.Site) bool {
-	watchesDeadline := s.Ctx.Consulted && (s.Ctx.InScope != nil || s.Ctx.StopChan == nil)
-	return s.Bound == retryloop.BoundNone && !watchesDeadline && (s.Remote != nil || len(s.Waits) > 0)
+	ev := s.Evidence()
+	return ev.Cap.State == retryloop.StateAbsent && ev.Stop.State == retryloop.StateAbsent &&
+		(ev.Remote.State == retryloop.StatePresent || ev.Wait.State == retryloop.StatePresent)
 }
 
 func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
-	if s.Consume || len(s.Budget) > 0 || s.FuncBudget {
+	ev := s.Evidence()
+	if s.Consume || ev.Budget.State == retryloop.StatePresent {
 		return
 	}
 	// A loop that watches a context or stop channel is cancellable; not
@@ -190,7 +195,7 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 		}
 		d.SuggestedFixes = budgetFix(pass, s, decl, true)
 		r.Report(d)
-	case s.Remote != nil:
+	case ev.Remote.State == retryloop.StatePresent:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
 			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with Budget.Allow",

@@ -43,8 +43,9 @@ type Evidences struct {
 	Remote Evidence
 	// Budget is a retry budget, limiter or breaker the site consults.
 	Budget Evidence
-	// Cap is an attempt cap; Stop is an elapsed-time or deadline bound
-	// or a context or stop channel consulted between attempts.
+	// Cap is an attempt cap. Stop is a deadline: an elapsed-time or
+	// deadline bound, or a context consulted between attempts (a stop
+	// channel alone may be closed only at shutdown: no deadline).
 	Cap, Stop Evidence
 }
 
@@ -77,7 +78,7 @@ func (s *Site) Evidence() Evidences {
 	switch {
 	case s.Bound == BoundElapsed || s.Bound == BoundDeadline:
 		ev.Stop = Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
-	case s.Ctx.Consulted:
+	case s.Ctx.Consulted && (s.Ctx.InScope != nil || s.Ctx.StopChan == nil):
 		ev.Stop = Evidence{State: StatePresent}
 	default:
 		ev.Stop = Evidence{State: StateAbsent}

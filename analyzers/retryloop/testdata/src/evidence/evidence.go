@@ -82,3 +82,19 @@ func parseLocal(s string) (int, error) {
 	}
 	return len(s), nil
 }
+
+// A stop channel alone (closed at shutdown) is no deadline.
+func stopOnly(stop <-chan struct{}, hc *http.Client, url string) {
+	for { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=absent stop=absent`
+		resp, err := hc.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
