@@ -36,7 +36,8 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			r.ReportLibrary(s.LibraryIssues("retrydeadline"))
 			continue
 		}
-		if s.Ctx.Attempts == retryloop.DeadlineNone && !s.Ctx.AttemptTimeout && s.Bound != retryloop.BoundElapsed {
+		ev := s.Evidence()
+		if ev.Deadline.State == retryloop.StateAbsent {
 			msg := s.Subject() + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
 			if s.Ctx.BackgroundCall != nil {
 				msg = s.Subject() + " runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
@@ -47,7 +48,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			}
 			r.Report(d)
 		}
-		if s.Ctx.Consulted || (s.Ctx.InScope == nil && s.Ctx.StopChan == nil) {
+		if ev.Cancel.State != retryloop.StateAbsent {
 			continue
 		}
 		for _, w := range s.Waits {

@@ -47,6 +47,14 @@ type Evidences struct {
 	// deadline bound, or a context consulted between attempts (a stop
 	// channel alone may be closed only at shutdown: no deadline).
 	Cap, Stop Evidence
+	// Deadline is a deadline over the attempts: a context with one, a
+	// client or per-attempt timeout, or an elapsed-time bound. Absent
+	// when they run under no context or one without a deadline.
+	Deadline Evidence
+	// Cancel is a context or stop channel in scope consulted between
+	// attempts: absent when one is in scope and never consulted,
+	// unknown when none is in scope (nothing to consult).
+	Cancel Evidence
 }
 
 // Evidence assembles what the site shows of each property.
@@ -83,7 +91,34 @@ func (s *Site) Evidence() Evidences {
 	default:
 		ev.Stop = Evidence{State: StateAbsent}
 	}
+	ev.Deadline = s.deadlineEvidence()
+	switch {
+	case s.Ctx.Consulted:
+		ev.Cancel = Evidence{State: StatePresent}
+	case s.Ctx.InScope != nil:
+		ev.Cancel = Evidence{State: StateAbsent, Pos: []token.Pos{s.Ctx.InScope.Pos()}}
+	case s.Ctx.StopChan != nil:
+		ev.Cancel = Evidence{State: StateAbsent, Pos: []token.Pos{s.Ctx.StopChan.Pos()}}
+	default:
+		ev.Cancel = Evidence{State: StateUnknown, Why: "no context or stop channel in scope"}
+	}
 	return ev
+}
+
+func (s *Site) deadlineEvidence() Evidence {
+	switch {
+	case s.Ctx.AttemptTimeout || s.Bound == BoundElapsed:
+		return Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
+	case s.Ctx.Attempts == DeadlineSet || s.Ctx.Attempts == DeadlineCaller:
+		return Evidence{State: StatePresent}
+	case s.Ctx.Attempts == DeadlineNone:
+		e := Evidence{State: StateAbsent}
+		if s.Ctx.BackgroundCall != nil {
+			e.Pos = []token.Pos{s.Ctx.BackgroundCall.Pos()}
+		}
+		return e
+	}
+	return Evidence{State: StateUnknown, Why: "a context the model cannot trace"}
 }
 
 func (s *Site) waitEvidence() Evidence {

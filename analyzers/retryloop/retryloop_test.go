@@ -76,8 +76,9 @@ var evidence = &analysis.Analyzer{
 				}
 				return out
 			}
-			pass.Reportf(s.Pos, "evidence %s delay=%s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
-				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop))
+			pass.Reportf(s.Pos, "evidence %s delay=%s %s %s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
+				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop),
+				show("deadline", ev.Deadline), show("cancel", ev.Cancel))
 		}
 		return nil, nil
 	},

@@ -14,7 +14,7 @@ type store interface{ Put(key string) error }
 
 // A remote call, a fixed wait, a cap, no budget, no stop.
 func remoteFixed(hc *http.Client, url string) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
 		resp, err := hc.Get(url)
 		if err == nil {
 			return resp.Body.Close()
@@ -26,7 +26,7 @@ func remoteFixed(hc *http.Client, url string) error {
 
 // A function value: remoteness unknown; a random wait; a context consulted.
 func funcValue(ctx context.Context, op func() error) error {
-	for { // want `evidence wait=present delay=unknown jitter=present remote=unknown\(a function value\) budget=absent cap=absent stop=present`
+	for { // want `evidence wait=present delay=unknown jitter=present remote=unknown\(a function value\) budget=absent cap=absent stop=present deadline=unknown\(a context the model cannot trace\) cancel=present$`
 		err := op()
 		if err == nil {
 			return nil
@@ -42,7 +42,7 @@ func funcValue(ctx context.Context, op func() error) error {
 // An interface method retried at once: remoteness unknown, no wait.
 func ifaceAtOnce(s store, key string) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(an interface method\) budget=absent cap=present stop=absent`
+	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(an interface method\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
 		if err = s.Put(key); err == nil {
 			return nil
 		}
@@ -52,7 +52,7 @@ func ifaceAtOnce(s store, key string) error {
 
 // A delay the model cannot judge: jitter unknown, not absent.
 func opaqueDelay(op func() error, next func(int) time.Duration) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=unknown\(a function value\) budget=absent cap=present stop=absent`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=unknown\(a function value\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
 		if err := op(); err == nil {
 			return nil
 		}
@@ -64,7 +64,7 @@ func opaqueDelay(op func() error, next func(int) time.Duration) error {
 // Local work, seen: remoteness absent.
 func local(parse func(string) (int, error), s string) (int, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=growing jitter=absent remote=absent budget=absent cap=present stop=absent`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=growing jitter=absent remote=absent budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
 		n, e := parseLocal(s)
 		if e == nil {
 			return n, nil
@@ -85,7 +85,7 @@ func parseLocal(s string) (int, error) {
 
 // A stop channel alone (closed at shutdown) is no deadline.
 func stopOnly(stop <-chan struct{}, hc *http.Client, url string) {
-	for { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=absent stop=absent`
+	for { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=absent stop=absent deadline=unknown\(a context the model cannot trace\) cancel=present$`
 		resp, err := hc.Get(url)
 		if err == nil {
 			resp.Body.Close()
@@ -97,4 +97,34 @@ func stopOnly(stop <-chan struct{}, hc *http.Client, url string) {
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// The default client under no context: no deadline; a sleep that never
+// looks at nothing in scope.
+func defaultClient(url string) error {
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=absent cancel=unknown\(no context or stop channel in scope\)$`
+		resp, err := http.Get(url)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// The caller's context: its deadline bounds the attempts, but the sleep
+// never checks it.
+func callerCtx(ctx context.Context, hc *http.Client, url string) error {
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent$`
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
 }
