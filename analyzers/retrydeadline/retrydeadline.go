@@ -52,7 +52,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue
 		}
 		for _, w := range s.Waits {
-			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter && !(w.Sleeps && s.Remote != nil) {
+			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter && !(w.Sleeps && ev.Remote.State == retryloop.StatePresent) {
 				continue
 			}
 			var what, cure string
