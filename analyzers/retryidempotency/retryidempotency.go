@@ -45,7 +45,8 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue // each message is a new operation
 		}
 		for _, req := range s.Requests {
-			if !req.NonIdempotent() || !isRetried(s, req) {
+			ev := req.Evidence(res.KeyHeaders)
+			if ev.Write.State != retryloop.StatePresent || !isRetried(s, req) {
 				continue
 			}
 			related := []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")}
@@ -53,14 +54,14 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				related = append(related, diag.Related(req.Via.Pos(), "the request is sent here"))
 			}
 			switch {
-			case !req.HasKey(res.KeyHeaders):
+			case ev.Key.State == retryloop.StateAbsent:
 				r.Report(analysis.Diagnostic{
 					Pos: req.Pos, End: req.Send.End(), Category: CategoryNoKey,
 					Message:        req.Method + " request is re-sent by a retry loop without an idempotency key: a retry after a lost response repeats the write; set an Idempotency-Key minted once before the loop",
 					Related:        related,
 					SuggestedFixes: append(keyFix(pass, s, req), shortcutFix(pass, s, req)...),
 				})
-			case req.KeyInLoop:
+			case ev.FreshKey.State == retryloop.StatePresent:
 				pos := req.KeyPos
 				if !pos.IsValid() {
 					pos = req.Pos
@@ -75,7 +76,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 	}
 	for _, req := range res.Resent {
-		if req.HasKey(res.KeyHeaders) {
+		if req.Evidence(res.KeyHeaders).Key.State == retryloop.StatePresent {
 			continue
 		}
 		r.Report(analysis.Diagnostic{

@@ -166,3 +166,40 @@ func (w *walker) remoteWhy(site *Site) string {
 	}
 	return ""
 }
+
+// RequestEvidence is what the code shows of one HTTP request a site
+// sends: whether it is a write (POST or PATCH; unknown when the method
+// does not resolve to a constant), whether it carries an idempotency key,
+// and whether that key is minted afresh on every attempt.
+type RequestEvidence struct {
+	Write, Key, FreshKey Evidence
+}
+
+// Evidence assembles what the request shows; extra are the key header
+// names the user added (-retryidempotency.headers).
+func (r *Request) Evidence(extra []string) RequestEvidence {
+	var ev RequestEvidence
+	switch {
+	case r.NonIdempotent():
+		ev.Write = Evidence{State: StatePresent, Pos: []token.Pos{r.Pos}}
+	case r.Method == "":
+		ev.Write = Evidence{State: StateUnknown, Pos: []token.Pos{r.Pos}, Why: "a method that is no constant"}
+	default:
+		ev.Write = Evidence{State: StateAbsent, Pos: []token.Pos{r.Pos}}
+	}
+	ev.Key = Evidence{State: StateAbsent}
+	if r.HasKey(extra) {
+		ev.Key = Evidence{State: StatePresent}
+		if r.KeyPos.IsValid() {
+			ev.Key.Pos = []token.Pos{r.KeyPos}
+		}
+	}
+	ev.FreshKey = Evidence{State: StateAbsent}
+	if r.KeyInLoop {
+		ev.FreshKey = Evidence{State: StatePresent}
+		if r.KeyPos.IsValid() {
+			ev.FreshKey.Pos = []token.Pos{r.KeyPos}
+		}
+	}
+	return ev
+}

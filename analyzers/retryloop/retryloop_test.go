@@ -1,6 +1,7 @@
 package retryloop_test
 
 import (
+	"fmt"
 	"go/types"
 	"path/filepath"
 	"testing"
@@ -76,9 +77,14 @@ var evidence = &analysis.Analyzer{
 				}
 				return out
 			}
-			pass.Reportf(s.Pos, "evidence %s delay=%s %s %s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
+			msg := fmt.Sprintf("evidence %s delay=%s %s %s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
 				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop),
 				show("deadline", ev.Deadline), show("cancel", ev.Cancel))
+			for _, r := range s.Requests {
+				rev := r.Evidence(res.KeyHeaders)
+				msg += fmt.Sprintf("; request %s %s %s", show("write", rev.Write), show("key", rev.Key), show("fresh", rev.FreshKey))
+			}
+			pass.Reportf(s.Pos, "%s", msg)
 		}
 		return nil, nil
 	},

@@ -3,6 +3,7 @@
 package evidence
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand"
@@ -115,8 +116,58 @@ func defaultClient(url string) error {
 // The caller's context: its deadline bounds the attempts, but the sleep
 // never checks it.
 func callerCtx(ctx context.Context, hc *http.Client, url string) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent$`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent; request write=absent key=absent fresh=absent$`
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Requests: a POST without a key, one with a key minted on every attempt,
+// and one whose method is a parameter.
+func post(ctx context.Context, hc *http.Client, url string, body []byte) error {
+	for i := 0; i < 3; i++ { // want `evidence .*; request write=present key=absent fresh=absent$`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+func postFreshKey(ctx context.Context, hc *http.Client, url string, body []byte) error {
+	for i := 0; i < 3; i++ { // want `evidence .*; request write=present key=present fresh=present$`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", newKey())
+		resp, err := hc.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+func newKey() string { return time.Now().String() }
+
+func anyMethod(ctx context.Context, hc *http.Client, method, url string) error {
+	for i := 0; i < 3; i++ { // want `evidence .*; request write=unknown\(a method that is no constant\) key=absent fresh=absent$`
+		req, err := http.NewRequestWithContext(ctx, method, url, nil)
 		if err != nil {
 			return err
 		}
