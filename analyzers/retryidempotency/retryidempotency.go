@@ -45,8 +45,8 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue // each message is a new operation
 		}
 		for _, req := range s.Requests {
-			ev := req.Evidence(res.KeyHeaders)
-			if ev.Write.State != retryloop.StatePresent || !isRetried(s, req) {
+			ev := s.RequestEvidence(req, res.KeyHeaders)
+			if ev.Write.State != retryloop.StatePresent || ev.Resent.State != retryloop.StatePresent {
 				continue
 			}
 			related := []analysis.RelatedInformation{diag.Related(s.Pos, "retry loop")}
@@ -89,18 +89,4 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		})
 	}
 	return nil, nil
-}
-
-// isRetried reports whether the request's send is one of the retried
-// operations, or in the closure a helper call is handed.
-func isRetried(s *retryloop.Site, req *retryloop.Request) bool {
-	if f := s.OpFunc; f != nil && f.Pos() <= req.Send.Pos() && req.Send.End() <= f.End() {
-		return true
-	}
-	for _, op := range s.Ops {
-		if op == req.Send || op.Pos() <= req.Send.Pos() && req.Send.End() <= op.End() {
-			return true
-		}
-	}
-	return false
 }

@@ -172,11 +172,39 @@ func (w *walker) remoteWhy(site *Site) string {
 // does not resolve to a constant), whether it carries an idempotency key,
 // and whether that key is minted afresh on every attempt.
 type RequestEvidence struct {
+	// Resent: the request is sent by a retried operation (present), or
+	// only beside one (absent).
+	Resent               Evidence
 	Write, Key, FreshKey Evidence
 }
 
-// Evidence assembles what the request shows; extra are the key header
-// names the user added (-retryidempotency.headers).
+// RequestEvidence assembles what one of the site's requests shows; extra
+// are the key header names the user added (-retryidempotency.headers).
+func (s *Site) RequestEvidence(r *Request, extra []string) RequestEvidence {
+	ev := r.Evidence(extra)
+	ev.Resent = Evidence{State: StateAbsent}
+	if s.resends(r) {
+		ev.Resent = Evidence{State: StatePresent, Pos: []token.Pos{r.Send.Pos()}}
+	}
+	return ev
+}
+
+// resends reports whether r is sent by one of the site's retried
+// operations (or the closure a helper call is handed).
+func (s *Site) resends(r *Request) bool {
+	if f := s.OpFunc; f != nil && f.Pos() <= r.Send.Pos() && r.Send.End() <= f.End() {
+		return true
+	}
+	for _, op := range s.Ops {
+		if op == r.Send || op.Pos() <= r.Send.Pos() && r.Send.End() <= op.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// Evidence assembles what the request shows by itself; extra are the key
+// header names the user added (-retryidempotency.headers).
 func (r *Request) Evidence(extra []string) RequestEvidence {
 	var ev RequestEvidence
 	switch {

@@ -81,8 +81,8 @@ var evidence = &analysis.Analyzer{
 				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop),
 				show("deadline", ev.Deadline), show("cancel", ev.Cancel))
 			for _, r := range s.Requests {
-				rev := r.Evidence(res.KeyHeaders)
-				msg += fmt.Sprintf("; request %s %s %s", show("write", rev.Write), show("key", rev.Key), show("fresh", rev.FreshKey))
+				rev := s.RequestEvidence(r, res.KeyHeaders)
+				msg += fmt.Sprintf("; request %s %s %s %s", show("resent", rev.Resent), show("write", rev.Write), show("key", rev.Key), show("fresh", rev.FreshKey))
 			}
 			pass.Reportf(s.Pos, "%s", msg)
 		}

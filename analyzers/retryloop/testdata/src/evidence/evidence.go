@@ -116,7 +116,7 @@ func defaultClient(url string) error {
 // The caller's context: its deadline bounds the attempts, but the sleep
 // never checks it.
 func callerCtx(ctx context.Context, hc *http.Client, url string) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent; request write=absent key=absent fresh=absent$`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent; request resent=present write=absent key=absent fresh=absent$`
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
@@ -133,7 +133,7 @@ func callerCtx(ctx context.Context, hc *http.Client, url string) error {
 // Requests: a POST without a key, one with a key minted on every attempt,
 // and one whose method is a parameter.
 func post(ctx context.Context, hc *http.Client, url string, body []byte) error {
-	for i := 0; i < 3; i++ { // want `evidence .*; request write=present key=absent fresh=absent$`
+	for i := 0; i < 3; i++ { // want `evidence .*; request resent=present write=present key=absent fresh=absent$`
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 		if err != nil {
 			return err
@@ -148,7 +148,7 @@ func post(ctx context.Context, hc *http.Client, url string, body []byte) error {
 }
 
 func postFreshKey(ctx context.Context, hc *http.Client, url string, body []byte) error {
-	for i := 0; i < 3; i++ { // want `evidence .*; request write=present key=present fresh=present$`
+	for i := 0; i < 3; i++ { // want `evidence .*; request resent=present write=present key=present fresh=present$`
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 		if err != nil {
 			return err
@@ -166,7 +166,7 @@ func postFreshKey(ctx context.Context, hc *http.Client, url string, body []byte)
 func newKey() string { return time.Now().String() }
 
 func anyMethod(ctx context.Context, hc *http.Client, method, url string) error {
-	for i := 0; i < 3; i++ { // want `evidence .*; request write=unknown\(a method that is no constant\) key=absent fresh=absent$`
+	for i := 0; i < 3; i++ { // want `evidence .*; request resent=present write=unknown\(a method that is no constant\) key=absent fresh=absent$`
 		req, err := http.NewRequestWithContext(ctx, method, url, nil)
 		if err != nil {
 			return err
@@ -175,6 +175,24 @@ func anyMethod(ctx context.Context, hc *http.Client, method, url string) error {
 		if err == nil {
 			return resp.Body.Close()
 		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// A POST sent beside the retried operation, its outcome discarded: not
+// re-sent by the retry.
+func notifyBeside(ctx context.Context, hc *http.Client, op func() error, url string) error {
+	for i := 0; i < 3; i++ { // want `evidence .*; request resent=absent write=present key=absent fresh=absent$`
+		err := op()
+		if err == nil {
+			return nil
+		}
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if rerr != nil {
+			return rerr
+		}
+		_, _ = hc.Do(req)
 		time.Sleep(time.Second)
 	}
 	return errors.New("gave up")
