@@ -393,7 +393,7 @@ func (w *walker) counter(loop ast.Stmt) *Counter {
 		c := &Counter{Var: v}
 		if limit, ok := w.upFromZero(l, v); ok {
 			c.Limit, c.N = limit, w.intLimit(limit)
-			c.Plain = !w.readIn(v, l.Body)
+			c.Plain = !refersTo(w.info, l.Body, v)
 		}
 		return c
 	case *ast.RangeStmt:
@@ -403,7 +403,7 @@ func (w *walker) counter(loop ast.Stmt) *Counter {
 		c := &Counter{Limit: l.X, N: w.intLimit(l.X), Plain: true}
 		if id, ok := l.Key.(*ast.Ident); ok {
 			if v, ok := w.info.Defs[id].(*types.Var); ok {
-				c.Var, c.Plain = v, !w.readIn(v, l.Body)
+				c.Var, c.Plain = v, !refersTo(w.info, l.Body, v)
 			} else if id.Name != "_" {
 				return nil // for i = range n: an outer variable
 			}
@@ -431,18 +431,6 @@ func (w *walker) upFromZero(l *ast.ForStmt, v *types.Var) (ast.Expr, bool) {
 		return nil, false
 	}
 	return cond.Y, true
-}
-
-// readIn reports whether v is used in n.
-func (w *walker) readIn(v *types.Var, n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
-		if id, ok := m.(*ast.Ident); ok && w.info.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // intLimit is e's value when it is an integer constant, else 0.

@@ -265,14 +265,24 @@ func (w *walker) senderHeaders(fn *types.Func) []string {
 				}
 			}
 		}
-		if tv := w.info.Types[key]; key != nil && tv.Value != nil && tv.Value.Kind() == constant.String {
-			if h := textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value)); !slices.Contains(hs, h) {
-				hs = append(hs, h)
-			}
+		if h, ok := w.headerName(key); ok && !slices.Contains(hs, h) {
+			hs = append(hs, h)
 		}
 		return true
 	})
 	return hs
+}
+
+// headerName is the canonical header name a constant key names.
+func (w *walker) headerName(key ast.Expr) (string, bool) {
+	if key == nil {
+		return "", false
+	}
+	tv := w.info.Types[key]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value)), true
 }
 
 // writes reports whether fn is known to send non-idempotent requests of
@@ -351,11 +361,10 @@ func (w *walker) headerOf(e ast.Expr, v *types.Var) bool {
 }
 
 func (w *walker) addHeader(r *Request, key, val ast.Expr, fs *fnScope, loop ast.Node) {
-	tv := w.info.Types[key]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
+	name, ok := w.headerName(key)
+	if !ok {
 		return
 	}
-	name := textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value))
 	if !slices.Contains(r.Headers, name) {
 		r.Headers = append(r.Headers, name)
 	}
