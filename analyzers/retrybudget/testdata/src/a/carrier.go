@@ -126,3 +126,34 @@ func sendAll(hc *http.Client, items [][]byte) []error {
 	}
 	return errs
 }
+
+type jobStatus struct {
+	err   error
+	ready bool
+}
+
+func (s *jobStatus) Err() error { return s.err }
+
+func fetchStatus(hc *http.Client, url string) *jobStatus {
+	resp, err := hc.Get(url)
+	if err != nil {
+		return &jobStatus{err: err}
+	}
+	defer resp.Body.Close()
+	return &jobStatus{ready: resp.Header.Get("X-Ready") == "1"}
+}
+
+// waitReady polls a job through a carrier: a failed call gives up, a
+// success that is not ready yet waits. Polling, not a retry.
+func waitReady(hc *http.Client, url string) error {
+	for {
+		s := fetchStatus(hc, url)
+		if s.Err() != nil {
+			return s.Err()
+		}
+		if s.ready {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
