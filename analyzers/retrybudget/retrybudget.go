@@ -174,7 +174,14 @@ func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Sit
 func unbounded(s *retryloop.Site) bool {
 	ev := s.Evidence()
 	return ev.Cap.State == retryloop.StateAbsent && ev.Stop.State == retryloop.StateAbsent &&
-		(ev.Remote.State == retryloop.StatePresent || ev.Wait.State == retryloop.StatePresent)
+		(ev.Remote.State == retryloop.StatePresent || ev.Wait.State == retryloop.StatePresent || handed(ev))
+}
+
+// handed reports whether a site is a generic helper judged on what it
+// shows: the work it retries is unseen, in a function value its callers
+// hand it (retryloop.JudgedAlone).
+func handed(ev retryloop.Evidences) bool {
+	return ev.Remote.State == retryloop.StateUnknown && retryloop.JudgedAlone(ev)
 }
 
 func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
@@ -190,10 +197,16 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
 			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with Budget.Allow",
 		}
-		if s.Remote != nil {
+		switch {
+		case s.Remote != nil:
 			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
+			d.SuggestedFixes = budgetFix(pass, s, decl, true)
+		case handed(ev) && ev.Wait.State != retryloop.StatePresent:
+			// A cap on work the callers hand it is theirs to size.
+			d.Related = append(d.Related, diag.Related(s.HandedOp.Pos(), "retries the operation its callers hand it"))
+		default:
+			d.SuggestedFixes = budgetFix(pass, s, decl, true)
 		}
-		d.SuggestedFixes = budgetFix(pass, s, decl, true)
 		r.Report(d)
 	case ev.Remote.State == retryloop.StatePresent:
 		r.Report(analysis.Diagnostic{

@@ -41,6 +41,13 @@ type Evidences struct {
 	// when one is a function value or an interface method the model
 	// cannot see into.
 	Remote Evidence
+	// Handed is the work a generic retry helper's callers hand it, the
+	// operation its loop retries: present when a call in its package
+	// hands it remote work, unknown when one hands work the model cannot
+	// see into (WhyUnseenWork) or no call is in sight (WhyNoCaller),
+	// absent when every call here hands it local work, or when the site
+	// is no such helper.
+	Handed Evidence
 	// Budget is a retry budget, limiter or breaker the site consults.
 	Budget Evidence
 	// Cap is an attempt cap. Stop is a deadline: an elapsed-time or
@@ -70,16 +77,19 @@ func (s *Site) Evidence() Evidences {
 	default:
 		ev.Remote = Evidence{State: StateAbsent}
 	}
+	ev.Handed = s.handedEvidence()
 	if s.Budgeted() {
 		ev.Budget = Evidence{State: StatePresent, Pos: s.Budget}
 	} else {
 		ev.Budget = Evidence{State: StateAbsent}
 	}
-	switch s.Bound {
-	case BoundCounter:
+	switch {
+	case s.Bound == BoundCounter:
 		ev.Cap = Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
-	case BoundUnknown:
+	case s.Bound == BoundUnknown:
 		ev.Cap = Evidence{State: StateUnknown, Pos: []token.Pos{s.BoundPos}, Why: "a bound the code does not show (library configuration)"}
+	case s.HandedOp != nil && !s.HandedPlain:
+		ev.Cap = Evidence{State: StateUnknown, Why: "a retry decision in a call the model does not follow"}
 	default:
 		ev.Cap = Evidence{State: StateAbsent}
 	}
@@ -103,6 +113,34 @@ func (s *Site) Evidence() Evidences {
 		ev.Cancel = Evidence{State: StateUnknown, Why: "no context or stop channel in scope"}
 	}
 	return ev
+}
+
+// Why a generic helper's handed work is unknown.
+const (
+	WhyNoCaller   = "no call hands it work in sight"
+	WhyUnseenWork = "a call hands it work the model cannot see into"
+)
+
+// JudgedAlone reports whether a generic helper is judged on what it
+// shows, whatever work it is handed: a call in its package hands it
+// remote work, or no call hands it any in sight. One that is handed only
+// local work, or work the model cannot see into (a connection pool's
+// next connection), is not judged on its own.
+func JudgedAlone(ev Evidences) bool {
+	return ev.Handed.State == StatePresent || ev.Handed.State == StateUnknown && ev.Handed.Why == WhyNoCaller
+}
+
+// handedEvidence is what the calls in its package hand a generic helper.
+func (s *Site) handedEvidence() Evidence {
+	switch {
+	case s.HandedOp == nil:
+		return Evidence{State: StateAbsent}
+	case s.Handed != StateUnknown:
+		return Evidence{State: s.Handed, Pos: s.HandedPos}
+	case s.HandedCalls == 0:
+		return Evidence{State: StateUnknown, Why: WhyNoCaller}
+	}
+	return Evidence{State: StateUnknown, Why: WhyUnseenWork}
 }
 
 func (s *Site) deadlineEvidence() Evidence {

@@ -402,3 +402,25 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 	})
 	return found
 }
+
+// badConnRetry reports whether a loop tests its failure for
+// driver.ErrBadConn: by the driver contract that error says the pooled
+// connection is dead and the pool should take another. A loop that does
+// so at once, with no wait, runs each attempt on a different connection
+// (database/sql's own retry): a failover. One that waits treats the dead
+// connection as an outage to wait out: a retry.
+func (w *walker) badConnRetry(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if e, ok := n.(ast.Expr); ok {
+			if v, ok := w.usedObj(e).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "database/sql/driver" && v.Name() == "ErrBadConn" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

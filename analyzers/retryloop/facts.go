@@ -978,6 +978,9 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		for _, op := range s.Ops {
 			if _, i := w.paramOf(op.Fun, fs); i >= 0 {
 				r.OpParam = i
+				if !w.hidesWait(s) {
+					s.HandedOp, s.HandedPlain = op, w.plainLoop(s)
+				}
 			}
 		}
 		for _, wt := range s.Waits {

@@ -272,3 +272,185 @@ func (w *walker) helperRequests(site *Site, fs *fnScope, call *ast.CallExpr, fn 
 		}
 	}
 }
+
+// markHanded judges, for each generic retry helper of this package, the
+// work its calls here hand it: remote when one hands it remote work,
+// local when every one hands it local work, unknown otherwise (no call in
+// sight, or work behind a function value or an interface).
+func (w *walker) markHanded(fns []*fnScope, sites []*Site) {
+	loops := map[*types.Func]*Site{}
+	for _, s := range sites {
+		d, ok := s.Func.(*ast.FuncDecl)
+		if s.HandedOp == nil || !ok {
+			continue
+		}
+		if fn, ok := w.info.Defs[d.Name].(*types.Func); ok {
+			loops[fn], s.Handed = s, StateUnknown // until a call is seen
+		}
+	}
+	if len(loops) == 0 {
+		return
+	}
+	calls := map[*Site]int{}
+	for _, fs := range fns {
+		w.enter(fs)
+		ast.Inspect(fs.body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := callee(w.info, call)
+			if fn == nil || loops[fn.Origin()] == nil {
+				return true
+			}
+			s := loops[fn.Origin()]
+			f := w.facts[fn.Origin()]
+			if f == nil || f.Retrier == nil {
+				return true
+			}
+			work := w.handedWork(argAt(call, f.Retrier.OpParam))
+			switch {
+			case work == StatePresent:
+				s.Handed = StatePresent
+				s.HandedPos = append(s.HandedPos, call.Pos())
+			case calls[s] == 0 || work == StateUnknown && s.Handed == StateAbsent:
+				s.Handed = work
+			}
+			calls[s]++
+			s.HandedCalls++
+			return true
+		})
+	}
+	w.cur = nil
+}
+
+// plainLoop reports whether a site's loop calls nothing but its
+// operations, builtins and conversions, context methods, and functions
+// handed only errors and constants (errors.Is(err, ErrX),
+// isRetryable(err)): nothing it calls can count its attempts.
+func (w *walker) plainLoop(s *Site) bool {
+	plain := true
+	ast.Inspect(s.Node, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || !plain {
+			return false
+		}
+		c, ok := n.(*ast.CallExpr)
+		if !ok || slices.Contains(s.Ops, c) {
+			return true
+		}
+		if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
+			return true
+		}
+		fn := callee(w.info, c)
+		if fn == nil || fn.Pkg() == nil {
+			plain = false
+			return false
+		}
+		if fn.Pkg() != w.pass.Pkg && isStdPath(fn.Pkg().Path()) {
+			return true // the standard library counts no one's attempts
+		}
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && w.info.Selections[sel] != nil && !isErrorType(w.info.TypeOf(sel.X)) {
+			plain = false // a method of some state: it may count
+			return false
+		}
+		for _, a := range c.Args {
+			if t := w.info.Types[a]; t.Value == nil && !isErrorType(t.Type) {
+				plain = false
+			}
+		}
+		return plain
+	})
+	return plain
+}
+
+// isStdPath reports whether an import path is the standard library's:
+// no dot in its first element.
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// handedWork judges the operation handed to a helper: a function literal
+// (or a closure assigned once) by the calls it makes, a named function or
+// method by itself; any other function value is unknown.
+func (w *walker) handedWork(op ast.Expr) State {
+	if op == nil {
+		return StateUnknown
+	}
+	if lit := w.localFunc(op); lit != nil {
+		op = lit
+	}
+	if lit, ok := ast.Unparen(op).(*ast.FuncLit); ok {
+		return w.litWork(lit)
+	}
+	if remoteFuncType(w.info.TypeOf(op)) {
+		return StatePresent
+	}
+	fn, ok := w.usedObj(op).(*types.Func)
+	switch {
+	case !ok:
+		return StateUnknown
+	case w.isRemoteFunc(fn) || w.implsRemote(fn):
+		return StatePresent
+	case isInterfaceMethod(fn):
+		return StateUnknown
+	}
+	if f := w.factOf(fn); f != nil && f.Remote {
+		return StatePresent
+	}
+	return StateAbsent
+}
+
+// litWork judges a function literal by the calls it makes (its nested
+// literals aside): remote when one reaches the network, unknown when one
+// goes through a function value or an interface, local otherwise.
+func (w *walker) litWork(lit *ast.FuncLit) State {
+	work := StateAbsent
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || work == StatePresent {
+			return false
+		}
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if w.isRemoteCall(c) {
+			work = StatePresent
+			return false
+		}
+		if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
+			return true
+		}
+		if fn := callee(w.info, c); fn == nil && w.localFunc(c.Fun) == nil || fn != nil && isInterfaceMethod(fn) {
+			work = StateUnknown
+		}
+		return true
+	})
+	return work
+}
+
+// hidesWait reports whether a site's loop makes a call, not one of its
+// operations, through a function value or an interface as a statement
+// (wait(), b.Pause()): what it does between attempts is unseen, so the
+// loop is not known to retry at once.
+func (w *walker) hidesWait(s *Site) bool {
+	hides := false
+	ast.Inspect(s.Node, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || hides {
+			return false
+		}
+		st, ok := n.(*ast.ExprStmt)
+		if !ok {
+			return true
+		}
+		c, ok := ast.Unparen(st.X).(*ast.CallExpr)
+		if !ok || slices.Contains(s.Ops, c) {
+			return true
+		}
+		fn := callee(w.info, c)
+		hides = fn == nil && w.localFunc(c.Fun) == nil && !w.info.Types[c.Fun].IsType() && !w.info.Types[c.Fun].IsBuiltin() ||
+			fn != nil && isInterfaceMethod(fn)
+		return true
+	})
+	return hides
+}

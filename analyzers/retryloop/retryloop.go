@@ -124,6 +124,7 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 		res.Resent = append(res.Resent, w.resentRequests(fs)...)
 	}
 	w.markOwnRemote(res.Sites)
+	w.markHanded(fns, res.Sites)
 	for _, f := range pass.Files {
 		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
 			res.Sites = append(res.Sites, &Site{

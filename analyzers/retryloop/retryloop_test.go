@@ -80,6 +80,9 @@ var evidence = &analysis.Analyzer{
 			msg := fmt.Sprintf("evidence %s delay=%s %s %s %s %s %s %s %s", show("wait", ev.Wait), ev.Delay,
 				show("jitter", ev.Jitter), show("remote", ev.Remote), show("budget", ev.Budget), show("cap", ev.Cap), show("stop", ev.Stop),
 				show("deadline", ev.Deadline), show("cancel", ev.Cancel))
+			if ev.Handed.State != retryloop.StateAbsent {
+				msg += " " + show("handed", ev.Handed)
+			}
 			for _, r := range s.Requests {
 				rev := s.RequestEvidence(r, res.KeyHeaders)
 				msg += fmt.Sprintf("; request %s %s %s %s", show("resent", rev.Resent), show("write", rev.Write), show("key", rev.Key), show("fresh", rev.FreshKey))

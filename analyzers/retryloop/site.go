@@ -226,6 +226,20 @@ type Site struct {
 	Requests []*Request
 	// Library is the retry library's import path for ShapeLibrary sites.
 	Library string
+	// HandedOp is set on a generic retry helper's own loop: the retried
+	// call of the operation its callers hand it (a parameter). Handed is
+	// what the calls in this package hand it: remote work (present, at
+	// HandedPos), only local work (absent), or work the model cannot see
+	// into, or no call in sight (unknown).
+	HandedOp  *ast.CallExpr
+	Handed    State
+	HandedPos []token.Pos
+	// HandedCalls counts the calls in this package that hand the helper
+	// work; HandedPlain that its loop calls nothing but its operations
+	// and what only reads their error (errors.Is(err, ErrX)), so no call
+	// it makes can hold its attempt cap.
+	HandedCalls int
+	HandedPlain bool
 	// HelperReported is set on a call of a helper in another package whose
 	// missing budget is reported at the helper's loop, in its package.
 	HelperReported bool

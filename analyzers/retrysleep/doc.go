@@ -39,7 +39,9 @@
 // jitter is fine); server-directed waits (Retry-After); delays from
 // function values or config fields the analysis cannot see; immediate
 // retries of calls that do not reach the network; consume loops with no
-// wait.
+// wait. A generic retry helper (a loop retrying a function it is given)
+// that waits for no caller is reported, unless every call of it in its
+// package hands it local work.
 //
 // Flags: -retrysleep.tests.
 //

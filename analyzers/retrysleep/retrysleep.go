@@ -49,15 +49,25 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				SuggestedFixes: backoffFix(pass, s),
 			})
 		case ev.Wait.State == retryloop.StateAbsent:
-			if ev.Remote.State != retryloop.StatePresent || s.Consume {
+			if s.Consume {
+				continue
+			}
+			d := analysis.Diagnostic{
+				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
+				Message: s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
+			}
+			switch {
+			case ev.Remote.State == retryloop.StatePresent:
+				d.Related = []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")}
+				d.SuggestedFixes = waitFix(pass, s)
+			case ev.Remote.State == retryloop.StateUnknown && retryloop.JudgedAlone(ev):
+				// A generic helper is judged on what it shows: it
+				// waits for no caller, whatever work it is handed.
+				d.Related = []analysis.RelatedInformation{diag.Related(s.HandedOp.Pos(), "retries the operation its callers hand it")}
+			default:
 				continue // an immediate retry of local (or unseen) work is not a storm
 			}
-			r.Report(analysis.Diagnostic{
-				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
-				Message:        s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
-				Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
-				SuggestedFixes: waitFix(pass, s),
-			})
+			r.Report(d)
 		}
 	}
 	return nil, nil

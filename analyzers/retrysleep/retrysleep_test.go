@@ -16,7 +16,7 @@ func TestShared(t *testing.T) {
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "retryhelper")
+	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "retryhelper", "handed")
 }
 
 func TestFixes(t *testing.T) {

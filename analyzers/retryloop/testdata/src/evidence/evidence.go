@@ -27,7 +27,7 @@ func remoteFixed(hc *http.Client, url string) error {
 
 // A function value: remoteness unknown; a random wait; a context consulted.
 func funcValue(ctx context.Context, op func() error) error {
-	for { // want `evidence wait=present delay=unknown jitter=present remote=unknown\(a function value\) budget=absent cap=absent stop=present deadline=unknown\(a context the model cannot trace\) cancel=present$`
+	for { // want `evidence wait=present delay=unknown jitter=present remote=unknown\(a function value\) budget=absent cap=absent stop=present deadline=unknown\(a context the model cannot trace\) cancel=present handed=unknown\(no call hands it work in sight\)$`
 		err := op()
 		if err == nil {
 			return nil
@@ -53,7 +53,7 @@ func ifaceAtOnce(s store, key string) error {
 
 // A delay the model cannot judge: jitter unknown, not absent.
 func opaqueDelay(op func() error, next func(int) time.Duration) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=unknown\(a function value\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=unknown\(a function value\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\) handed=unknown\(no call hands it work in sight\)$`
 		if err := op(); err == nil {
 			return nil
 		}
@@ -196,4 +196,46 @@ func notifyBeside(ctx context.Context, hc *http.Client, op func() error, url str
 		time.Sleep(time.Second)
 	}
 	return errors.New("gave up")
+}
+
+// A generic helper judged by the work its calls here hand it: remote work
+// from one call makes it present, at that call.
+func atOnce(op func() error) (err error) {
+	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(a function value\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\) handed=present$`
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func getOnce(hc *http.Client, url string) error {
+	return atOnce(func() error { // want `evidence wait=present delay=unknown jitter=unknown\(a delay the model cannot judge\) remote=present budget=absent cap=present stop=present deadline=unknown\(a context the model cannot trace\) cancel=present$`
+		resp, err := hc.Get(url)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	})
+}
+
+// Only local work handed to it here: absent, not printed.
+func spinOnce(op func() error) (err error) {
+	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(a function value\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+var spun int
+
+func spin() error {
+	return spinOnce(func() error {
+		if spun++; spun < 2 {
+			return errors.New("again")
+		}
+		return nil
+	})
 }

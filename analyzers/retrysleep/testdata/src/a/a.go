@@ -63,7 +63,9 @@ func jittered(op func() error) error {
 	return errors.New("gave up")
 }
 
-// Immediate retry of local work.
+// Immediate retry of local work: the one call of this helper hands it a
+// local step (a helper no call hands work to is judged on what it shows,
+// see package handed).
 func localCAS(try func() error) error {
 	var err error
 	for i := 0; i < 10; i++ {
@@ -73,6 +75,18 @@ func localCAS(try func() error) error {
 	}
 	return err
 }
+
+var casState int
+
+func casStep() error {
+	if casState != 0 {
+		return errors.New("busy")
+	}
+	casState = 1
+	return nil
+}
+
+func casOnce() error { return localCAS(casStep) }
 
 // A delay from a parameter: judged at the call site, silent here.
 func withDelay(op func() error, d time.Duration) error {

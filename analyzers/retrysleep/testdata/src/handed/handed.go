@@ -1,0 +1,173 @@
+// Package handed holds generic retry helpers that retry at once: a helper
+// is judged on what it shows (no wait), whatever work its callers hand it,
+// unless every call in sight hands it local work.
+package handed
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"net/http"
+	"sync/atomic"
+)
+
+var errRetryable = errors.New("retryable")
+
+// Execute is exported and no call in this package hands it work: it
+// waits for none of its callers.
+func Execute(fn func() error) (err error) {
+	for { // want `retry loop retries at once`
+		err = fn()
+		if err == nil || !errors.Is(err, errRetryable) {
+			return err
+		}
+	}
+}
+
+// TxFunc is the work ExecuteCtx is handed.
+type TxFunc func(context.Context, ...any) error
+
+// ExecuteCtx is capped and watches its context, and still retries at once.
+func ExecuteCtx(ctx context.Context, fn TxFunc, args ...any) (err error) {
+	for n := 0; n <= 5; n++ { // want `retry loop retries at once`
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		err = fn(ctx, args...)
+		if err == nil || !errors.Is(err, errRetryable) {
+			return err
+		}
+	}
+	return err
+}
+
+// runTx is handed remote work by a call of this package.
+func runTx(fn func() error) (err error) {
+	for i := 0; i < 3; i++ { // want `retry loop retries at once`
+		if err = fn(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func insert(ctx context.Context, db *sql.DB) error {
+	return runTx(func() error {
+		_, err := db.ExecContext(ctx, "INSERT INTO t VALUES (1)")
+		return err
+	})
+}
+
+// inTx is handed work the model cannot see into by its one call here (a
+// function value of that caller's caller): whether its work is remote is
+// unknown, and so is whether its immediate retry matters (a pool's next
+// connection after a broken one): silent.
+func inTx(fn func() error) (err error) {
+	for i := 0; i < 3; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func ExecuteTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	return inTx(func() error { return fn(tx) })
+}
+
+// Look-alikes.
+
+// casLoop is only handed local work here: a compare-and-swap retried at
+// once is no storm.
+func casLoop(try func() error) (err error) {
+	for i := 0; i < 10; i++ {
+		if err = try(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+var counter atomic.Int64
+
+func bump() error {
+	return casLoop(func() error {
+		old := counter.Load()
+		if !counter.CompareAndSwap(old, old+1) {
+			return errRetryable
+		}
+		return nil
+	})
+}
+
+func swap() bool {
+	return casLoop(step) == nil
+}
+
+func step() error {
+	if !counter.CompareAndSwap(0, 1) {
+		return errRetryable
+	}
+	return nil
+}
+
+// A helper that waits a delay it is given is judged at its calls.
+func withWait(fn func() error, wait func()) (err error) {
+	for i := 0; i < 3; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+		wait()
+	}
+	return err
+}
+
+// A loop retrying a function-valued field, no parameter: the work is
+// unseen and nobody hands it, so it is unknown: silent.
+type conn struct {
+	dial func() error
+}
+
+func (c *conn) connect() (err error) {
+	for i := 0; i < 3; i++ {
+		if err = c.dial(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A helper whose caller hands it a remote call with its own wait is a
+// different matter: the helper waits.
+func get(url string) (*http.Response, error) {
+	var resp *http.Response
+	err := withWait(func() error {
+		var err error
+		resp, err = http.Get(url)
+		return err
+	}, func() {})
+	return resp, err
+}
+
+// A pool's retry on driver.ErrBadConn takes another connection each
+// time (the driver contract): failover, not a retry.
+type pool struct{ db *sql.DB }
+
+func (p *pool) retry(fn func(fresh bool) error) error {
+	for i := 0; i < 2; i++ {
+		err := fn(false)
+		if err == nil || !errors.Is(err, driver.ErrBadConn) {
+			return err
+		}
+	}
+	return fn(true)
+}
+
+func (p *pool) ping(ctx context.Context) error {
+	return p.retry(func(bool) error { return p.db.PingContext(ctx) })
+}
