@@ -403,12 +403,18 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 	return found
 }
 
+// poolFailover reports whether a loop of the standard library retries at
+// once on driver.ErrBadConn: by the driver contract that error says the
+// pooled connection is dead and the pool takes another, so database/sql's
+// own retry runs each attempt on a different connection, a failover (see
+// inGOROOT). The same loop in application code stays a retry: the SPEC
+// corpus flags it (testdata/corpus store.exec).
+func (w *walker) poolFailover(site *Site, body *ast.BlockStmt) bool {
+	return len(site.Waits) == 0 && w.inGOROOT() && w.badConnRetry(body)
+}
+
 // badConnRetry reports whether a loop tests its failure for
-// driver.ErrBadConn: by the driver contract that error says the pooled
-// connection is dead and the pool should take another. A loop that does
-// so at once, with no wait, runs each attempt on a different connection
-// (database/sql's own retry): a failover. One that waits treats the dead
-// connection as an outage to wait out: a retry.
+// driver.ErrBadConn.
 func (w *walker) badConnRetry(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {

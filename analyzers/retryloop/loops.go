@@ -354,7 +354,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	if local && !backsOff(site) {
 		return nil
 	}
-	if w.isFailover(loop, body, site.Ops) || len(site.Waits) == 0 && w.badConnRetry(body) {
+	if w.isFailover(loop, body, site.Ops) || w.poolFailover(site, body) {
 		return nil
 	}
 	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace

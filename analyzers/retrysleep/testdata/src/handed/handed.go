@@ -154,12 +154,12 @@ func get(url string) (*http.Response, error) {
 	return resp, err
 }
 
-// A pool's retry on driver.ErrBadConn takes another connection each
-// time (the driver contract): failover, not a retry.
+// A retry on driver.ErrBadConn outside the standard library is a retry
+// (database/sql already retries it; only its own loop is a failover).
 type pool struct{ db *sql.DB }
 
 func (p *pool) retry(fn func(fresh bool) error) error {
-	for i := 0; i < 2; i++ {
+	for i := 0; i < 2; i++ { // want `retry loop retries at once`
 		err := fn(false)
 		if err == nil || !errors.Is(err, driver.ErrBadConn) {
 			return err
