@@ -44,7 +44,7 @@ const (
 )
 
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
-	r := diag.New(pass, tests)
+	r := diag.New(pass, tests, res.Directives)
 	decl := budgetDecls(pass, res)
 	helpers := helperGroups(pass, res, tests)
 	for _, s := range res.Sites {

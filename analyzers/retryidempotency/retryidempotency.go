@@ -35,7 +35,7 @@ const (
 )
 
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
-	r := diag.New(pass, tests)
+	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryIssues("retryidempotency"))

@@ -79,12 +79,29 @@ func sqlRemote(name string) bool {
 	return false
 }
 
+// remoteFuncPkgs are the packages of remoteFuncs: a function of any other
+// package is not looked up there (building its path costs).
+var remoteFuncPkgs = func() map[string]bool {
+	m := map[string]bool{}
+	for p := range remoteFuncs {
+		// Every prefix ending before a dot of the last path element: a
+		// superset of the package paths (yaml.v3.Func has two).
+		last := strings.LastIndex(p, "/") + 1
+		for i := last; i < len(p); i++ {
+			if p[i] == '.' {
+				m[p[:i]] = true
+			}
+		}
+	}
+	return m
+}()
+
 // isRemoteFunc reports whether fn reaches the network by itself.
 func (c *walker) isRemoteFunc(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	if remoteFuncs[funcPath(fn)] {
+	if remoteFuncPkgs[fn.Pkg().Path()] && remoteFuncs[funcPath(fn)] {
 		return true
 	}
 	path := fn.Pkg().Path()

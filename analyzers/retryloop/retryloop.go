@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 )
@@ -33,7 +32,6 @@ func New() *analysis.Analyzer {
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, opts) },
 		ResultType: reflect.TypeFor[*Result](),
 		FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
-		Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	}
 	// The lists are checked and normalised by optlist when set, so the
 	// command line, go vet and the golangci-lint plugin reject the same
@@ -108,14 +106,15 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	// Fast path: a package that reaches neither time, the network, a
 	// context nor a package with facts can hold no wait, remote call or
 	// deadline, so no retry site it has can be reported.
+	directives := diag.Directives(pass.Files)
 	if !w.relevant() && len(w.opts.RemotePkgs) == 0 && len(w.opts.BudgetFuncs) == 0 {
-		return &Result{KeyHeaders: opts.KeyHeaders}, nil
+		return &Result{KeyHeaders: opts.KeyHeaders, Directives: directives}, nil
 	}
 	fns := w.functions()
 	w.computeFacts(fns)
 	defer w.exportPackageFact()
 
-	res := &Result{KeyHeaders: opts.KeyHeaders}
+	res := &Result{KeyHeaders: opts.KeyHeaders, Directives: directives}
 	env := w.libEnv()
 	res.Sites = w.ownSites(env, fns)
 	for _, fs := range fns {
@@ -166,17 +165,18 @@ func (w *walker) relevant() bool {
 }
 
 // functions lists the package's functions with bodies, declarations and
-// literals, noting the declarations.
+// literals, noting the declarations. One walk of the files, and only for
+// a package past the fast path: an inspector (inspect.Analyzer) would be
+// built for every package, and on std building it cost more than half of
+// what this whole analysis costs (BenchmarkSuiteOverhead).
 func (w *walker) functions() []*fnScope {
 	var fns []*fnScope
-	insp := w.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	for fc := range insp.Root().Children() {
-		file := fc.Node().(*ast.File)
-		for c := range fc.Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-			switch n := c.Node().(type) {
+	for _, file := range w.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Body == nil {
-					continue
+					return false
 				}
 				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
 				if obj, ok := w.info.Defs[n.Name].(*types.Func); ok {
@@ -187,7 +187,8 @@ func (w *walker) functions() []*fnScope {
 			case *ast.FuncLit:
 				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
 			}
-		}
+			return true
+		})
 	}
 	return fns
 }

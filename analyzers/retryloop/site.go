@@ -25,6 +25,9 @@ type Result struct {
 	// to a sender that re-sends them through a retrying client (a
 	// wrapper's Do method): judged where they are built.
 	Resent []*Request
+	// Directives are the package's retrylint directive comments
+	// (diag.Directives), read once here for every reporter.
+	Directives []*ast.Comment
 }
 
 // Shape is the syntactic form of a retry site.

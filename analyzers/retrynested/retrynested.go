@@ -30,7 +30,7 @@ const (
 )
 
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
-	r := diag.New(pass, tests)
+	r := diag.New(pass, tests, res.Directives)
 	for _, s := range append(append([]*retryloop.Site(nil), res.Sites...), res.Quiet...) {
 		if d, ok := diagnose(s); ok {
 			r.Report(d)

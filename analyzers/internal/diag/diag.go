@@ -47,34 +47,48 @@ func Reporting[R any](a, model *analysis.Analyzer, run func(pass *analysis.Pass,
 	return a
 }
 
-// New returns a Reporter for the analyzer running pass. It reports
-// directives naming this analyzer that give no reason; the reporter of
-// directive problems (retrybudget) also reports directives that suppress
-// nothing: no analyzer named, a name that is no analyzer, the spaced
-// form "// retrylint:ignore" (a comment, not a directive: Go directives
-// have no space after the slashes) and an unknown //retrylint: verb.
-func New(pass *analysis.Pass, tests bool) *Reporter {
+// New returns a Reporter for the analyzer running pass, given the
+// package's directive comments (Directives, collected once for all six
+// analyzers by the model). It reports directives naming this analyzer
+// that give no reason; the reporter of directive problems (retrybudget)
+// also reports directives that suppress nothing: no analyzer named, a
+// name that is no analyzer, the spaced form "// retrylint:ignore" (a
+// comment, not a directive: Go directives have no space after the
+// slashes) and an unknown //retrylint: verb.
+func New(pass *analysis.Pass, tests bool, directives []*ast.Comment) *Reporter {
 	r := &Reporter{pass: pass, name: pass.Analyzer.Name, tests: tests, ignores: map[string]map[int][]string{}}
-	for _, f := range pass.Files {
-		fname := pass.Fset.File(f.Pos()).Name()
-		if !tests && strings.HasSuffix(fname, "_test.go") {
+	for _, c := range directives {
+		p := pass.Fset.Position(c.Pos())
+		if !tests && strings.HasSuffix(p.Filename, "_test.go") {
 			continue
 		}
+		if names := r.directive(c); names != nil {
+			m := r.ignores[p.Filename]
+			if m == nil {
+				m = map[int][]string{}
+				r.ignores[p.Filename] = m
+			}
+			m[p.Line] = append(m[p.Line], names...)
+		}
+	}
+	return r
+}
+
+// Directives returns the comments of files that may be retrylint
+// directives, well formed or not (//retrylint:..., // retrylint:...), in
+// file order: what New reads.
+func Directives(files []*ast.File) []*ast.Comment {
+	var out []*ast.Comment
+	for _, f := range files {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				if names := r.directive(c); names != nil {
-					line := pass.Fset.Position(c.Pos()).Line
-					m := r.ignores[fname]
-					if m == nil {
-						m = map[int][]string{}
-						r.ignores[fname] = m
-					}
-					m[line] = append(m[line], names...)
+				if body, ok := strings.CutPrefix(c.Text, "//"); ok && strings.HasPrefix(strings.TrimLeft(body, " \t"), "retrylint:") {
+					out = append(out, c)
 				}
 			}
 		}
 	}
-	return r
+	return out
 }
 
 // directive parses c. It returns the analyzers c silences among those
