@@ -660,6 +660,10 @@ func (w *walker) tickSource(fs *fnScope) bool {
 		return false
 	}
 	rt := sig.Results().At(0).Type().Underlying()
+	_, isIter := rt.(*types.Signature)
+	if _, isChan := rt.(*types.Chan); !isIter && !isChan {
+		return false
+	}
 	found := false
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		if found {
@@ -1144,6 +1148,9 @@ func (w *walker) chunkedWait(fs *fnScope) *WaitFact {
 // random source: a rand call, or a call to a function that returns one, in
 // the returned expression itself.
 func (w *walker) returnsRandom(fs *fnScope) bool {
+	if sig, ok := fs.obj.Type().(*types.Signature); !ok || sig.Results().Len() == 0 {
+		return false
+	}
 	found := false
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {

@@ -212,7 +212,7 @@ func (w *walker) implsRemote(fn *types.Func) bool {
 		return false
 	}
 	iface, ok := named.Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() == 0 {
+	if !ok || iface.NumMethods() == 0 || !w.mayBeRemote(fn.Pkg()) {
 		return false
 	}
 	if w.remote != nil {
@@ -252,4 +252,22 @@ func (w *walker) implsRemote(fn *types.Func) bool {
 		}
 	}
 	return impls > 0
+}
+
+// mayBeRemote reports whether a package of another can hold a remote
+// function: one of remoteFuncs or of the remote packages, or one its
+// package fact says reaches the network. Scanning a package's types for
+// an interface's implementations is done only for those.
+func (w *walker) mayBeRemote(pkg *types.Package) bool {
+	path := pkg.Path()
+	if remoteFuncPkgs[path] || path == "database/sql" {
+		return true
+	}
+	for _, p := range append(remotePkgPrefixes, w.opts.RemotePkgs...) {
+		if p != "" && strings.HasPrefix(path, strings.TrimSuffix(p, "/")) {
+			return true
+		}
+	}
+	var pf PkgFact
+	return w.pass.ImportPackageFact(pkg, &pf) && pf.Remote
 }

@@ -196,11 +196,21 @@ func (w *walker) functions() []*fnScope {
 // exportPackageFact marks a package with any function fact, so that its
 // importers take the slow path.
 func (w *walker) exportPackageFact() {
-	for _, f := range w.facts {
-		if f != nil {
-			w.pass.ExportPackageFact(&PkgFact{})
-			return
+	var pf *PkgFact
+	for fn, f := range w.facts {
+		if f == nil {
+			continue
 		}
+		if pf == nil {
+			pf = &PkgFact{}
+		}
+		if f.Remote && fn.Pkg() == w.pass.Pkg {
+			pf.Remote = true
+			break
+		}
+	}
+	if pf != nil {
+		w.pass.ExportPackageFact(pf)
 	}
 }
 
@@ -380,12 +390,20 @@ func (w *walker) libEnv() *libmodel.Env {
 
 // PkgFact marks a package some of whose functions have facts: packages
 // importing it must be analyzed in full.
-type PkgFact struct{}
+type PkgFact struct {
+	// Remote: a function of the package reaches the network.
+	Remote bool
+}
 
 // AFact marks PkgFact as an analysis fact.
 func (*PkgFact) AFact() {}
 
-func (*PkgFact) String() string { return "retry-relevant" }
+func (f *PkgFact) String() string {
+	if f.Remote {
+		return "retry-relevant, remote"
+	}
+	return "retry-relevant"
+}
 
 // relevantImport reports whether importing path can bring waits, remote
 // calls, contexts or budgets into a package.
