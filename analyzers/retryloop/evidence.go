@@ -119,6 +119,7 @@ func (s *Site) Evidence() Evidences {
 const (
 	WhyNoCaller   = "no call hands it work in sight"
 	WhyUnseenWork = "a call hands it work the model cannot see into"
+	WhyNoValue    = "no call hands it a value in sight"
 )
 
 // JudgedAlone reports whether a generic helper is judged on what it
@@ -137,8 +138,12 @@ func (s *Site) handedEvidence() Evidence {
 		return Evidence{State: StateAbsent}
 	case s.Handed != StateUnknown:
 		return Evidence{State: s.Handed, Pos: s.HandedPos}
-	case s.HandedCalls == 0:
+	case s.HandedCalls == 0 && s.HandedFunc:
 		return Evidence{State: StateUnknown, Why: WhyNoCaller}
+	case s.HandedCalls == 0:
+		// A helper of an interface value it is given: its methods
+		// could be anything, and what a value does is not known.
+		return Evidence{State: StateUnknown, Why: WhyNoValue}
 	}
 	return Evidence{State: StateUnknown, Why: WhyUnseenWork}
 }

@@ -96,6 +96,16 @@ type RetrierFact struct {
 	// too (WaitFor: lastErr = err; sleep), so a condition that can fail
 	// remotely is retried, whatever it returns then.
 	RetriesErr bool
+	// ValueOps are the interface-typed parameters whose methods the
+	// helper retries (tx.Exec of a tx Tx it is given): a call handing it
+	// a value whose method reaches the network hands it remote work.
+	ValueOps []ValueOp
+}
+
+// ValueOp is a method a helper retries on a value it is given.
+type ValueOp struct {
+	Param  int
+	Method string
 }
 
 // AFact marks FuncFact as an analysis fact.
@@ -982,9 +992,14 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 		for _, op := range s.Ops {
 			if _, i := w.paramOf(op.Fun, fs); i >= 0 {
 				r.OpParam = i
-				if !w.hidesWait(s) {
-					s.HandedOp, s.HandedPlain = op, w.plainLoop(s)
-				}
+				s.HandedFunc = true
+			} else if vo, ok := w.valueOp(op, fs); ok && !slices.Contains(r.ValueOps, vo) {
+				r.ValueOps = append(r.ValueOps, vo)
+			} else {
+				continue
+			}
+			if s.HandedOp == nil && !w.hidesWait(s) {
+				s.HandedOp, s.HandedPlain = op, w.plainLoop(s)
 			}
 		}
 		for _, wt := range s.Waits {
@@ -993,7 +1008,7 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 				r.Grows = wt.Growth == GrowthGrowing
 			}
 		}
-		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 || r.MethodParam >= 0 {
+		if r.OpParam >= 0 || r.DelayParam >= 0 || r.ResendParam >= 0 || r.MethodParam >= 0 || len(r.ValueOps) > 0 {
 			return r
 		}
 	}

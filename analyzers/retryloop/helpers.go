@@ -165,6 +165,11 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 	if arg := argAt(call, r.OpParam); arg != nil {
 		w.helperOp(site, fs, arg, r.CtxParam >= 0)
 	}
+	for _, vo := range r.ValueOps {
+		if site.Remote == nil && w.valueWork(argAt(call, vo.Param), vo.Method) == StatePresent {
+			site.Remote = call // the value it is handed reaches the network
+		}
+	}
 	w.helperRequests(site, fs, call, fn, r)
 	if arg := argAt(call, r.CtxParam); arg != nil {
 		// The helper stops when this context ends: one made here by
@@ -308,7 +313,7 @@ func (w *walker) markHanded(fns []*fnScope, sites []*Site) {
 			if f == nil || f.Retrier == nil {
 				return true
 			}
-			work := w.handedWork(argAt(call, f.Retrier.OpParam))
+			work := w.callWork(call, f.Retrier)
 			switch {
 			case work == StatePresent:
 				s.Handed = StatePresent
@@ -368,6 +373,64 @@ func (w *walker) plainLoop(s *Site) bool {
 func isStdPath(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// callWork judges the work one call hands a helper: its function value
+// and the values whose methods the helper retries. Remote when one part
+// is, unknown when one cannot be seen into, local otherwise.
+func (w *walker) callWork(call *ast.CallExpr, r *RetrierFact) State {
+	work := StateAbsent
+	if r.OpParam >= 0 {
+		work = w.handedWork(argAt(call, r.OpParam))
+	}
+	for _, vo := range r.ValueOps {
+		if work == StatePresent {
+			break
+		}
+		if v := w.valueWork(argAt(call, vo.Param), vo.Method); v != StateAbsent {
+			work = v
+		}
+	}
+	return work
+}
+
+// valueOp returns the interface-typed parameter of fs whose method op
+// calls (tx.Exec(...) on a tx Tx parameter).
+func (w *walker) valueOp(op *ast.CallExpr, fs *fnScope) (ValueOp, bool) {
+	sel, ok := ast.Unparen(op.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ValueOp{}, false
+	}
+	v, i := w.paramOf(sel.X, fs)
+	if i < 0 || !types.IsInterface(v.Type()) {
+		return ValueOp{}, false
+	}
+	return ValueOp{Param: i, Method: sel.Sel.Name}, true
+}
+
+// valueWork judges the method a helper retries on the value a call hands
+// it: by the method of the value's own type (stdlibTxnAdapter.Exec, a
+// database/sql call: remote); unknown when the value is itself an
+// interface the model cannot see through.
+func (w *walker) valueWork(arg ast.Expr, method string) State {
+	t := w.info.TypeOf(arg)
+	if arg == nil || t == nil {
+		return StateUnknown
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, w.pass.Pkg, method)
+	m, ok := obj.(*types.Func)
+	switch {
+	case !ok:
+		return StateUnknown
+	case w.isRemoteFunc(m) || w.implsRemote(m):
+		return StatePresent
+	case isInterfaceMethod(m):
+		return StateUnknown
+	}
+	if f := w.factOf(m); f != nil && f.Remote {
+		return StatePresent
+	}
+	return StateAbsent
 }
 
 // handedWork judges the operation handed to a helper: a function literal

@@ -243,6 +243,9 @@ type Site struct {
 	// it makes can hold its attempt cap.
 	HandedCalls int
 	HandedPlain bool
+	// HandedFunc: a function value is among the work it is handed (not
+	// only values whose methods it calls).
+	HandedFunc bool
 	// HelperReported is set on a call of a helper in another package whose
 	// missing budget is reported at the helper's loop, in its package.
 	HelperReported bool

@@ -43,7 +43,7 @@ func funcValue(ctx context.Context, op func() error) error {
 // An interface method retried at once: remoteness unknown, no wait.
 func ifaceAtOnce(s store, key string) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(an interface method\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\)$`
+	for i := 0; i < 3; i++ { // want `evidence wait=absent delay=absent jitter=absent remote=unknown\(an interface method\) budget=absent cap=present stop=absent deadline=unknown\(a context the model cannot trace\) cancel=unknown\(no context or stop channel in scope\) handed=unknown\(no call hands it a value in sight\)$`
 		if err = s.Put(key); err == nil {
 			return nil
 		}

@@ -171,3 +171,66 @@ func (p *pool) retry(fn func(fresh bool) error) error {
 func (p *pool) ping(ctx context.Context) error {
 	return p.retry(func(bool) error { return p.db.PingContext(ctx) })
 }
+
+// A helper that retries the methods of a value it is given: judged by
+// what the calls in its package hand it.
+type Tx interface {
+	Exec(ctx context.Context, q string) error
+}
+
+func execInTx(ctx context.Context, tx Tx, fn func() error) (err error) {
+	for i := 0; i < 3; i++ { // want `retry loop retries at once`
+		err = fn()
+		if err == nil {
+			// A failed commit is retried too.
+			err = tx.Exec(ctx, "RELEASE SAVEPOINT s")
+		}
+		if err == nil || !errors.Is(err, errRetryable) {
+			return err
+		}
+		if rerr := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT s"); rerr != nil {
+			return rerr
+		}
+	}
+	return err
+}
+
+type sqlTx struct{ tx *sql.Tx }
+
+func (t sqlTx) Exec(ctx context.Context, q string) error {
+	_, err := t.tx.ExecContext(ctx, q)
+	return err
+}
+
+func runSQL(ctx context.Context, tx *sql.Tx, fn func(*sql.Tx) error) error {
+	return execInTx(ctx, sqlTx{tx}, func() error { return fn(tx) })
+}
+
+// Look-alikes: the same shape handed only an in-memory value here, and
+// one no call in sight hands a value.
+type memTx struct{ log []string }
+
+func (t *memTx) Exec(_ context.Context, q string) error {
+	t.log = append(t.log, q)
+	return nil
+}
+
+func memRetry(ctx context.Context, tx Tx) (err error) {
+	for i := 0; i < 3; i++ {
+		if err = tx.Exec(ctx, "UPDATE"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func runMem(ctx context.Context) error { return memRetry(ctx, &memTx{}) }
+
+func ExecAll(ctx context.Context, tx Tx) (err error) {
+	for i := 0; i < 3; i++ {
+		if err = tx.Exec(ctx, "UPDATE"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
