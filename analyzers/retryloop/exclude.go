@@ -114,6 +114,11 @@ func (f *failover) localDefs(body *ast.BlockStmt) {
 				as.Tok == token.ASSIGN && refersTo(info, r, v)) {
 				f.changing[v] = true
 			}
+			// A name walked up or trimmed (name = parent(name), the
+			// next label of a domain): each pass works on the next one.
+			if v, ok := o.(*types.Var); ok && isString(v.Type()) && as.Tok == token.ASSIGN && refersTo(info, r, v) {
+				f.changing[v] = true
+			}
 		}
 		return true
 	})
@@ -429,4 +434,9 @@ func (w *walker) badConnRetry(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
 }

@@ -521,3 +521,36 @@ func rootCause(c *causer) error {
 		c = next
 	}
 }
+
+// Walking up a domain name, one lookup per label: each pass asks about
+// the next name, a collection however a lookup fails.
+func nearestZone(ctx context.Context, hc *http.Client, fqdn string, labels int) (string, error) {
+	name := fqdn
+	var lastErr error
+	for range labels {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://dns.example/zones?name="+name, nil)
+		if err != nil {
+			return "", err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return name, nil
+			}
+		} else {
+			lastErr = err
+		}
+		name = parentDomain(name)
+	}
+	return "", lastErr
+}
+
+func parentDomain(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] == '.' {
+			return name[i+1:]
+		}
+	}
+	return ""
+}
