@@ -21,6 +21,13 @@ func TestLayers(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retrynested.Analyzer, "layers/...")
 }
 
+// TestTickLayers: a client whose requests retry on a source of retry
+// ticks (an iterator that waits between yields) is an inner layer of a
+// retry in another package.
+func TestTickLayers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retrynested.Analyzer, "ticklayers/...")
+}
+
 // TestLibraries: clients with built-in retries and retry libraries as
 // either layer.
 func TestLibraries(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"context"
 	"time"
 
-	"layers/objstore"
+	"ticklayers/objstore"
 )
 
 func size(ctx context.Context, c *objstore.Client, name string) (int64, error) {
