@@ -419,15 +419,23 @@ func (w *walker) valueWork(arg ast.Expr, method string) State {
 	}
 	obj, _, _ := types.LookupFieldOrMethod(t, true, w.pass.Pkg, method)
 	m, ok := obj.(*types.Func)
-	switch {
-	case !ok:
-		return StateUnknown
-	case w.isRemoteFunc(m) || w.implsRemote(m):
-		return StatePresent
-	case isInterfaceMethod(m):
+	if !ok {
 		return StateUnknown
 	}
-	if f := w.factOf(m); f != nil && f.Remote {
+	return w.funcWork(m)
+}
+
+// funcWork judges a named function or method handed as work: remote by
+// itself or through its fact, unknown when it is an interface method no
+// implementation in view settles, local otherwise.
+func (w *walker) funcWork(fn *types.Func) State {
+	switch {
+	case w.isRemoteFunc(fn) || w.implsRemote(fn):
+		return StatePresent
+	case isInterfaceMethod(fn):
+		return StateUnknown
+	}
+	if f := w.factOf(fn); f != nil && f.Remote {
 		return StatePresent
 	}
 	return StateAbsent
@@ -450,18 +458,10 @@ func (w *walker) handedWork(op ast.Expr) State {
 		return StatePresent
 	}
 	fn, ok := w.usedObj(op).(*types.Func)
-	switch {
-	case !ok:
-		return StateUnknown
-	case w.isRemoteFunc(fn) || w.implsRemote(fn):
-		return StatePresent
-	case isInterfaceMethod(fn):
+	if !ok {
 		return StateUnknown
 	}
-	if f := w.factOf(fn); f != nil && f.Remote {
-		return StatePresent
-	}
-	return StateAbsent
+	return w.funcWork(fn)
 }
 
 // litWork judges a function literal by the calls it makes (its nested
