@@ -481,15 +481,23 @@ func (w *walker) litWork(lit *ast.FuncLit) State {
 			work = StatePresent
 			return false
 		}
-		if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
-			return true
-		}
-		if fn := callee(w.info, c); fn == nil && w.localFunc(c.Fun) == nil || fn != nil && isInterfaceMethod(fn) {
+		if w.unseenCall(c) {
 			work = StateUnknown
 		}
 		return true
 	})
 	return work
+}
+
+// unseenCall reports whether a call goes where the model cannot see:
+// through a function value (not a closure assigned once here) or an
+// interface method. Conversions and builtins are seen.
+func (w *walker) unseenCall(c *ast.CallExpr) bool {
+	if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	fn := callee(w.info, c)
+	return fn == nil && w.localFunc(c.Fun) == nil || fn != nil && isInterfaceMethod(fn)
 }
 
 // hidesWait reports whether a site's loop makes a call, not one of its
@@ -510,9 +518,7 @@ func (w *walker) hidesWait(s *Site) bool {
 		if !ok || slices.Contains(s.Ops, c) {
 			return true
 		}
-		fn := callee(w.info, c)
-		hides = fn == nil && w.localFunc(c.Fun) == nil && !w.info.Types[c.Fun].IsType() && !w.info.Types[c.Fun].IsBuiltin() ||
-			fn != nil && isInterfaceMethod(fn)
+		hides = w.unseenCall(c)
 		return true
 	})
 	return hides

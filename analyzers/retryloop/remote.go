@@ -114,10 +114,8 @@ func (c *walker) isRemoteFunc(fn *types.Func) bool {
 	if path == "database/sql" {
 		return sqlRemote(fn.Name())
 	}
-	for _, p := range append(remotePkgPrefixes, c.opts.RemotePkgs...) {
-		if p != "" && (path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") || strings.HasPrefix(path, p) && strings.HasSuffix(p, "/")) {
-			return true
-		}
+	if c.inRemotePkg(path) {
+		return true
 	}
 	// A gRPC-generated client method: an interface method taking ...grpc.CallOption.
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Variadic() {
@@ -263,11 +261,21 @@ func (w *walker) mayBeRemote(pkg *types.Package) bool {
 	if remoteFuncPkgs[path] || path == "database/sql" {
 		return true
 	}
-	for _, p := range append(remotePkgPrefixes, w.opts.RemotePkgs...) {
-		if p != "" && strings.HasPrefix(path, strings.TrimSuffix(p, "/")) {
-			return true
-		}
+	if w.inRemotePkg(path) {
+		return true
 	}
 	var pf PkgFact
 	return w.pass.ImportPackageFact(pkg, &pf) && pf.Remote
+}
+
+// inRemotePkg reports whether path is one of the remote packages (the
+// built-in prefixes and -retrybudget.remote-pkgs): the package itself, a
+// package below it, or any path a prefix ending in "/" starts.
+func (w *walker) inRemotePkg(path string) bool {
+	for _, p := range append(remotePkgPrefixes, w.opts.RemotePkgs...) {
+		if p != "" && (path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") || strings.HasPrefix(path, p) && strings.HasSuffix(p, "/")) {
+			return true
+		}
+	}
+	return false
 }

@@ -419,5 +419,5 @@ func relevantImport(path string) bool {
 		}
 	}
 	// Any module outside the standard library may reach the network.
-	return strings.Contains(strings.SplitN(path, "/", 2)[0], ".")
+	return !isStdPath(path)
 }

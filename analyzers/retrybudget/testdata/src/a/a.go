@@ -131,3 +131,23 @@ retry:
 	}
 	return resp.Body.Close()
 }
+
+// A string the loop grows from itself that the request does not read (a
+// log of the failures) moves no target: still a retry of one URL.
+func getLogged(ctx context.Context, c *http.Client, url string) (string, error) {
+	failures := ""
+	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return failures, err
+		}
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return failures, nil
+		}
+		failures = failures + err.Error() + "; "
+		time.Sleep(time.Second)
+	}
+	return failures, errors.New("gave up")
+}
