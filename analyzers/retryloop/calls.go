@@ -180,6 +180,21 @@ func isStopChan(t types.Type) bool {
 // (call := func() error { return c.Post(...) }), or nil: a value the
 // analysis cannot follow.
 func (w *walker) localFunc(e ast.Expr) *ast.FuncLit {
+	v := w.localVar(e)
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	lit, _ := ast.Unparen(w.soleValue(v, w.cur.body)).(*ast.FuncLit)
+	return lit
+}
+
+// localVar returns the variable of the function being examined (or of
+// a function of this package around it) that e names, or nil: no
+// package-level variable, no field.
+func (w *walker) localVar(e ast.Expr) *types.Var {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok || w.cur == nil {
 		return nil
@@ -188,11 +203,7 @@ func (w *walker) localFunc(e ast.Expr) *ast.FuncLit {
 	if !ok || v.Pkg() != w.pass.Pkg || v.Parent() == nil || v.Parent() == w.pass.Pkg.Scope() {
 		return nil
 	}
-	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
-		return nil
-	}
-	lit, _ := ast.Unparen(w.soleValue(v, w.cur.body)).(*ast.FuncLit)
-	return lit
+	return v
 }
 
 // soleValue returns the value a local variable is given when body

@@ -372,10 +372,15 @@ func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) boo
 }
 
 // receivesWork reports whether a loop body takes a value from a channel
-// (x := <-jobs, case m := <-in:): a worker loop, whose every iteration
-// handles a new item, not a retry.
-func (w *walker) receivesWork(body *ast.BlockStmt) bool {
+// (x := <-jobs): a worker loop, whose every iteration handles a new item,
+// not a retry. A select case that receives a value is a worker of its
+// own: its operations (case m := <-in: handle(m)) leave ops, and the
+// operations of the other cases may still be retried (a resync on a
+// timer's case); a case that receives a value and runs no operation
+// (case err = <-errChan: log it) feeds no attempt.
+func (w *walker) receivesWork(body *ast.BlockStmt, ops map[*ast.CallExpr]bool) bool {
 	found := false
+	inCase := map[ast.Stmt]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if found {
 			return false
@@ -389,23 +394,47 @@ func (w *walker) receivesWork(body *ast.BlockStmt) bool {
 					found = true
 				}
 			}
+		case *ast.CommClause:
+			if as, ok := n.Comm.(*ast.AssignStmt); ok && w.workRecv(as) {
+				inCase[as] = true
+				dropOps(n.Body, ops)
+			}
 		case *ast.AssignStmt:
-			if len(n.Rhs) != 1 {
-				return true
-			}
-			u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr)
-			if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) || isSignalChan(w.info.TypeOf(u.X)) {
-				return true
-			}
-			for _, l := range n.Lhs {
-				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-					found = true
-				}
-			}
+			found = !inCase[n] && w.workRecv(n)
 		}
 		return true
 	})
-	return found
+	return found || len(ops) == 0
+}
+
+// workRecv reports whether an assignment takes a value from a channel
+// that is no timer, stop or signal channel (job := <-jobs).
+func (w *walker) workRecv(n *ast.AssignStmt) bool {
+	if len(n.Rhs) != 1 {
+		return false
+	}
+	u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW || w.isWaitRecv(u.X) || w.isConsultRecv(u.X) || isSignalChan(w.info.TypeOf(u.X)) {
+		return false
+	}
+	for _, l := range n.Lhs {
+		if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+			return true
+		}
+	}
+	return false
+}
+
+// dropOps removes the operations stmts call from ops.
+func dropOps(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) {
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				delete(ops, c)
+			}
+			return true
+		})
+	}
 }
 
 // poolFailover reports whether a loop of the standard library retries at

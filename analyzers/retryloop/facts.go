@@ -37,6 +37,12 @@ type FuncFact struct {
 	// call of it fails, waits and returns, swallowing the failure: a loop
 	// calling it every round retries the call at that wait.
 	FailWait *WaitFact
+	// FailRearm is set on a function without results that re-arms the
+	// timer it is handed (Param) after an operation of it fails, for a
+	// delay (Growth, Jitter) it chooses for no success: a loop that
+	// waits on that timer and calls it every round retries the call at
+	// that delay (sendAnnouncement(ctx, timer) in a select on timer.C).
+	FailRearm *WaitFact
 	// Resends is set on a method that re-sends the request its receiver
 	// holds through a client that retries whatever the method.
 	Resends *ResendFact
@@ -140,6 +146,9 @@ func (f *FuncFact) String() string {
 	if f.FailWait != nil {
 		s += " fails-after-wait=" + f.FailWait.Growth.String()
 	}
+	if f.FailRearm != nil {
+		s += fmt.Sprintf(" fails-rearm=%d:%s", f.FailRearm.Param, f.FailRearm.Growth)
+	}
 	if f.Delay != nil {
 		s += " delay=" + f.Delay.Growth.String()
 		if f.Delay.Jitter {
@@ -186,7 +195,11 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil && f.FailWait == nil
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil && f.FailWait == nil && f.FailRearm == nil
+}
+
+func sameWait(a, b *WaitFact) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
@@ -199,7 +212,7 @@ func (f *FuncFact) equal(g *FuncFact) bool {
 	if f.Wait != nil && *f.Wait != *g.Wait || f.Delay != nil && *f.Delay != *g.Delay {
 		return false
 	}
-	if (f.FailWait == nil) != (g.FailWait == nil) || f.FailWait != nil && *f.FailWait != *g.FailWait {
+	if !sameWait(f.FailWait, g.FailWait) || !sameWait(f.FailRearm, g.FailRearm) {
 		return false
 	}
 	if (f.Build == nil) != (g.Build == nil) || f.Build != nil && (f.Build.MethodParam != g.Build.MethodParam ||
@@ -368,6 +381,7 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	f.Ticks = w.tickSource(fs)
 	// A function that waits only after a failure it swallows is no
 	// sleep helper: its callers' rounds wait only when it fails.
+	f.FailRearm = w.failRearm(fs)
 	if f.FailWait = w.failWait(fs); f.FailWait == nil {
 		f.Wait = w.topLevelWait(fs)
 		if f.Wait == nil {

@@ -233,7 +233,7 @@ var notOps = map[string]bool{
 }
 
 func (w *walker) isOp(call *ast.CallExpr) bool {
-	if w.swallows(call) {
+	if w.swallows(call) || w.rearmedOnFail(call) != nil {
 		return true // its failure is seen through its fact
 	}
 	t := w.info.TypeOf(call)
@@ -343,7 +343,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	if len(ops) == 0 {
 		ops, local = w.localAttempts(body), true
 	}
-	if len(ops) == 0 || w.receivesWork(body) {
+	if len(ops) == 0 || w.receivesWork(body, ops) {
 		return nil
 	}
 	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond, headWait: headWait}

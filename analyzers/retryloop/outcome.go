@@ -111,6 +111,7 @@ type sim struct {
 	gotoL    *types.Label // goto mode: jumping here is the next attempt
 	headWait ast.Node     // a wait every next round starts with (for range ticker.C)
 	self     *types.Func  // recursion mode: calling this is the next attempt
+	handed   *types.Var   // failRearm: the timer parameter whose re-arming counts
 	cond     ast.Expr     // loop condition, evaluated at the next attempt
 	budget   int          // remaining path budget
 	seq      int          // orders decisions and splits
@@ -384,6 +385,20 @@ func (s *sim) exprStmt(st *ast.ExprStmt, ps []*path) []*path {
 		for _, p := range ps {
 			p.observed[call] = true
 			p.waits = append(p.waits, call)
+		}
+	}
+	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && call == s.fail && s.loop != nil {
+		if t := s.w.rearmedOnFail(call); t != nil {
+			// It failed and re-armed the timer t for its retry delay:
+			// the call stands for that delay (chooseDelay).
+			s.seenFail = true
+			for _, p := range ps {
+				p.observed[call] = true
+				if p.delays == nil {
+					p.delays = map[types.Object]ast.Expr{}
+				}
+				p.delays[t] = call
+			}
 		}
 	}
 	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
@@ -779,6 +794,12 @@ func (s *sim) expr(e ast.Expr, p *path) {
 			if s.w.consults(n) {
 				p.consult = true
 			}
+			if t, d := s.rearms(n); t != nil {
+				if p.delays == nil {
+					p.delays = map[types.Object]ast.Expr{}
+				}
+				p.delays[t] = d // the next round's wait on t waits d
+			}
 			if s.self != nil && callee(s.info, n) == s.self {
 				p.out = outNext
 			}
@@ -1031,6 +1052,70 @@ func (s *sim) carried(obj types.Object) bool {
 		return false
 	}
 	return v.Pos() < s.loop.Pos() || v.Pos() >= s.loop.End()
+}
+
+// rearms returns the timer a call re-arms (t.Reset(d)) and the delay,
+// when t is a timer variable declared outside the loop: a select that
+// waits on t.C next round waits d.
+func (s *sim) rearms(call *ast.CallExpr) (types.Object, ast.Expr) {
+	if s.loop == nil && s.handed == nil {
+		return nil, nil
+	}
+	var x ast.Expr
+	switch fn := callee(s.info, call); {
+	case isFunc(fn, "time.Timer.Reset") && len(call.Args) == 1:
+		x = call.Fun.(*ast.SelectorExpr).X
+	case isFunc(fn, "time.AfterFunc") && len(call.Args) == 2:
+		return s.signals(call)
+	case fn == nil:
+		// failure(), a local closure that schedules the signal.
+		if lit := s.w.localFunc(call.Fun); lit != nil {
+			var t types.Object
+			var d ast.Expr
+			ast.Inspect(lit.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && t == nil && isFunc(callee(s.info, c), "time.AfterFunc") && len(c.Args) == 2 {
+					t, d = s.signals(c)
+				}
+				return t == nil
+			})
+			return t, d
+		}
+		return nil, nil
+	default:
+		return nil, nil
+	}
+	v, ok := s.obj(x).(*types.Var)
+	switch {
+	case !ok:
+		return nil, nil
+	case s.loop == nil:
+		if v != s.handed {
+			return nil, nil
+		}
+	case v.Pos() >= s.loop.Pos() && v.Pos() < s.loop.End():
+		return nil, nil
+	}
+	return v, call.Args[0]
+}
+
+// signals returns the channel a time.AfterFunc call's callback signals,
+// when only timer callbacks signal it (afterFuncChan), and the delay.
+func (s *sim) signals(call *ast.CallExpr) (types.Object, ast.Expr) {
+	lit, ok := ast.Unparen(call.Args[1]).(*ast.FuncLit)
+	if !ok {
+		return nil, nil
+	}
+	var ch ast.Expr
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if st, ok := n.(*ast.SendStmt); ok && ch == nil {
+			ch = st.Chan
+		}
+		return ch == nil
+	})
+	if ch == nil || s.w.afterFuncChan(ch) == nil {
+		return nil, nil
+	}
+	return s.obj(ch), call.Args[0]
 }
 
 // chanValue is what is known of a channel assigned: nil, or a channel
@@ -1868,8 +1953,8 @@ func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
 func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	s.kept = keptOps(&ast.BlockStmt{List: stmts}, s.ops)
 	for op := range s.ops {
-		if w.swallows(op) {
-			s.kept[op] = true // its failure is its own wait
+		if w.swallows(op) || w.rearmedOnFail(op) != nil {
+			s.kept[op] = true // its failure is its own wait, or chooses one
 		}
 	}
 	if len(s.kept) == 0 {
@@ -2114,7 +2199,10 @@ func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
 	if !r.successWaits[wn] || len(p.delays) == 0 {
 		return nil
 	}
-	v := r.w.waitDelayVar(wn)
+	v, timer := r.w.waitTimerVar(wn), true
+	if v == nil {
+		v, timer = r.w.waitDelayVar(wn), false
+	}
 	x := p.delays[v]
 	if x == nil || !r.w.assignedAfter(v, wn, r.loop) {
 		return nil
@@ -2125,6 +2213,12 @@ func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
 			continue
 		}
 		y := sp.delays[v]
+		if y == nil && timer {
+			// A timer success does not re-arm does not fire for it
+			// again: only the failure's delay brings the case round.
+			seen = true
+			continue
+		}
 		if y == nil || types.ExprString(y) == types.ExprString(x) {
 			return nil
 		}

@@ -74,16 +74,17 @@ type walker struct {
 	importsRH   bool // ... or go-retryablehttp
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur            *fnScope                // the function being examined
-	litDepth       int                     // local closures being followed (reachesRemote)
-	polarity       map[types.Object]Tri    // status-code sets judged (setPolarity)
-	errPreds       map[*types.Func]Tri     // error classifiers evaluated at nil (errPredAtNil)
-	retryFlags     map[*types.Func]Tri     // retry flags returned beside an error (retryFlag)
-	pkgVarInit     map[*types.Var]ast.Expr // package variables set only where declared (pkgVarValue)
-	constFields    map[*types.Var]bool     // unexported fields set only to constants (constField)
-	blockLabels    map[*ast.BlockStmt]int  // labels per block (stateMachine)
-	sleepVars      map[*types.Var]bool     // function variables judged (sleepVar)
-	loops          []ast.Node              // loops of the current function, once computed
+	cur            *fnScope                  // the function being examined
+	litDepth       int                       // local closures being followed (reachesRemote)
+	polarity       map[types.Object]Tri      // status-code sets judged (setPolarity)
+	errPreds       map[*types.Func]Tri       // error classifiers evaluated at nil (errPredAtNil)
+	retryFlags     map[*types.Func]Tri       // retry flags returned beside an error (retryFlag)
+	pkgVarInit     map[*types.Var]ast.Expr   // package variables set only where declared (pkgVarValue)
+	constFields    map[*types.Var]bool       // unexported fields set only to constants (constField)
+	blockLabels    map[*ast.BlockStmt]int    // labels per block (stateMachine)
+	sleepVars      map[*types.Var]bool       // function variables judged (sleepVar)
+	timerChans     map[*types.Var][]ast.Expr // channels only timer callbacks signal (afterFuncChan)
+	loops          []ast.Node                // loops of the current function, once computed
 	loopsFor       *fnScope
 	quiet          []*Site // library sites without findings: retry layers still
 	// pkgWrites index the writes of the package's files to every

@@ -58,6 +58,13 @@ func (w *walker) chooseDelay(wt *Wait, x ast.Expr) {
 		wt.Growth, wt.Jitter = GrowthUnknown, false
 		return
 	}
+	if c, ok := x.(*ast.CallExpr); ok && w.rearmedOnFail(c) != nil {
+		// The function the round called chose the delay when it failed.
+		fn := callee(w.info, c)
+		f := w.factOf(fn).FailRearm
+		wt.Delay, wt.Growth, wt.Jitter, wt.Related = nil, f.Growth, f.Jitter, []token.Pos{fn.Pos()}
+		return
+	}
 	wt.Delay, wt.Related = x, []token.Pos{x.Pos()}
 	w.judgeDelay(wt)
 }
@@ -86,6 +93,38 @@ func (w *walker) waitDelayVar(wn ast.Node) types.Object {
 	}
 	v, _ := w.info.Uses[id].(*types.Var)
 	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// waitTimerVar returns the timer variable t the wait wn receives from
+// (<-t.C, or the one timer case of a select) when the function re-arms t
+// (t.Reset(d)): the delay of each wait is the one the round before chose.
+func (w *walker) waitTimerVar(wn ast.Node) types.Object {
+	var recvs []*ast.UnaryExpr
+	switch n := wn.(type) {
+	case *ast.UnaryExpr:
+		recvs = append(recvs, n)
+	case *ast.SelectStmt:
+		for _, cc := range n.Body.List {
+			if u := commRecv(cc.(*ast.CommClause).Comm); u != nil && w.isWaitRecv(u.X) {
+				recvs = append(recvs, u)
+			}
+		}
+	}
+	if len(recvs) != 1 || w.cur == nil {
+		return nil
+	}
+	if w.afterFuncChan(recvs[0].X) != nil {
+		return w.usedObj(recvs[0].X)
+	}
+	sel, ok := ast.Unparen(recvs[0].X).(*ast.SelectorExpr)
+	if !ok || !isNamed(w.info.TypeOf(sel.X), "time", "Timer") {
+		return nil
+	}
+	v, ok := w.usedObj(sel.X).(*types.Var)
+	if !ok || w.timerDefs(v).resets == 0 {
 		return nil
 	}
 	return v
@@ -205,20 +244,103 @@ func (w *walker) isWaitRecv(x ast.Expr) bool {
 		t := w.info.TypeOf(sel.X)
 		return t != nil && (isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker"))
 	}
-	_, ok := w.afterVar(x)
-	return ok
+	if _, ok := w.afterVar(x); ok {
+		return true
+	}
+	return w.afterFuncChan(x) != nil
+}
+
+// afterFuncChan returns the delays of the timer callbacks that signal x,
+// when x is a local channel variable that only callbacks of
+// time.AfterFunc send to (time.AfterFunc(d, func() { retry <- struct{}{} }))
+// and that goes nowhere else: receiving from it waits for one of them.
+// Nil otherwise.
+func (w *walker) afterFuncChan(x ast.Expr) []ast.Expr {
+	v := w.localVar(x)
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Chan); !ok {
+		return nil
+	}
+	if d, seen := w.timerChans[v]; seen {
+		return d
+	}
+	if w.timerChans == nil {
+		w.timerChans = map[*types.Var][]ast.Expr{}
+	}
+	d := w.timerCallbackDelays(v)
+	w.timerChans[v] = d
+	return d
+}
+
+// timerCallbackDelays returns the delays of the time.AfterFunc calls
+// whose callbacks send to v, when every use of v in the function is such
+// a send, a receive, or its one definition; nil otherwise.
+func (w *walker) timerCallbackDelays(v *types.Var) []ast.Expr {
+	var delays []ast.Expr
+	callbackSends := map[*ast.Ident]bool{}
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || len(c.Args) != 2 || !isFunc(callee(w.info, c), "time.AfterFunc") {
+			return true
+		}
+		lit, ok := ast.Unparen(c.Args[1]).(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		sends := 0
+		ast.Inspect(lit.Body, func(m ast.Node) bool {
+			if st, ok := m.(*ast.SendStmt); ok {
+				if id, ok := ast.Unparen(st.Chan).(*ast.Ident); ok && w.info.Uses[id] == v {
+					callbackSends[id] = true
+					sends++
+				}
+			}
+			return true
+		})
+		if sends > 0 {
+			delays = append(delays, c.Args[0])
+		}
+		return true
+	})
+	if len(delays) == 0 {
+		return nil
+	}
+	other := false
+	ast.Inspect(w.cur.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.ARROW && w.info.Uses[id] == v {
+				return false // a receive
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok && w.info.Defs[id] == v {
+					return false // its definition, retry := make(chan struct{})
+				}
+			}
+		case *ast.ValueSpec:
+			return false
+		case *ast.Ident:
+			if w.info.Uses[n] == v && !callbackSends[n] {
+				other = true // sent elsewhere, passed on or stored
+			}
+		}
+		return !other
+	})
+	if other {
+		return nil
+	}
+	return delays
 }
 
 // afterVar reports whether x is a local channel variable that only ever
 // holds time.After(d) or nil (retryCh = time.After(lockRetry); ...;
 // case <-retryCh:), and returns the one delay if there is one.
 func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok || w.cur == nil {
-		return nil, false
-	}
-	v, ok := w.info.Uses[id].(*types.Var)
-	if !ok || v.Pkg() != w.pass.Pkg || v.Parent() == nil || v.Parent() == w.pass.Pkg.Scope() {
+	v := w.localVar(x)
+	if v == nil {
 		return nil, false
 	}
 	if _, ok := v.Type().Underlying().(*types.Chan); !ok {
@@ -427,6 +549,14 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 		w.judgeDelay(wt)
 		return
 	}
+	if ds := w.afterFuncChan(x); ds != nil {
+		wt.Kind, wt.Growth = WaitTimer, GrowthUnknown
+		if len(ds) == 1 {
+			wt.Delay = ds[0]
+			w.judgeDelay(wt)
+		}
+		return
+	}
 	sel, ok := x.(*ast.SelectorExpr)
 	if !ok {
 		return
@@ -495,11 +625,14 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 				}
 			}
 		case *ast.CallExpr:
-			if s, ok := n.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" && w.isVar(s.X, v) {
+			if s, ok := n.Fun.(*ast.SelectorExpr); ok && isFunc(callee(w.info, n), "time.Timer.Reset") && w.isVar(s.X, v) {
 				t.resets++
 				if len(n.Args) == 1 {
 					t.resetArg = n.Args[0]
 				}
+			} else if w.rearmedOnFail(n) == v {
+				t.resets++ // a function it is handed re-arms it
+				t.resetArg = nil
 			}
 		}
 		return true
@@ -552,30 +685,125 @@ func (w *walker) failWait(fs *fnScope) *WaitFact {
 		}
 	}
 	var waits []ast.Node
-	for _, op := range sortedOps(ops) {
-		if !s.kept[op] {
-			continue
-		}
-		s.fail, s.mode, s.seenFail = op, modeErr, false
-		for _, p := range s.run(fs.body.List) {
-			if !p.observed[op] || p.abort {
-				continue
-			}
-			n := len(waits)
-			for _, wn := range p.waits {
-				if !successWaits[wn] {
-					waits = append(waits, wn)
-				}
-			}
-			if len(waits) == n && !p.consult {
-				return nil // this failure comes back at once
+	complete := s.failureWalks(fs.body.List, func(p *path) bool {
+		n := len(waits)
+		for _, wn := range p.waits {
+			if !successWaits[wn] {
+				waits = append(waits, wn)
 			}
 		}
+		return len(waits) > n || p.consult // else this failure comes back at once
+	})
+	if !complete {
+		return nil
 	}
 	if s.overflow || len(waits) == 0 {
 		return nil
 	}
 	return w.combinedWait(waits)
+}
+
+// failRearm describes a function without results, handed one timer,
+// that re-arms it after an operation of it fails (t.Reset(d)) with
+// delays no success chooses: FuncFact.FailRearm. Nil when a failure
+// leaves the timer as it was, or re-arms it as a success does (a
+// period, not a retry delay).
+func (w *walker) failRearm(fs *fnScope) *WaitFact {
+	sig, ok := fs.obj.Type().(*types.Signature)
+	if !ok || sig.Results().Len() > 0 || w.inGOROOT() {
+		return nil
+	}
+	param, timer := -1, (*types.Var)(nil)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if v := sig.Params().At(i); isTimerPtr(v.Type()) {
+			if timer != nil {
+				return nil
+			}
+			param, timer = i, v
+		}
+	}
+	if timer == nil || w.timerDefs(timer).resets == 0 {
+		return nil
+	}
+	ops := w.opsIn(fs.body)
+	if len(ops) == 0 {
+		return nil
+	}
+	s := &sim{w: w, info: w.info, ops: ops, self: fs.obj, handed: timer}
+	s.kept = keptOps(fs.body, ops)
+	// The delays rounds choose after an operation succeeded (not where
+	// the function left before calling one).
+	success := map[string]bool{}
+	for _, p := range s.run(fs.body.List) {
+		if d := p.delays[timer]; d != nil && len(p.observed) > 0 {
+			success[types.ExprString(d)] = true
+		}
+	}
+	var wf *WaitFact
+	complete := s.failureWalks(fs.body.List, func(p *path) bool {
+		d := p.delays[timer]
+		if d == nil || success[types.ExprString(d)] {
+			return false // the failure leaves the timer, or re-arms it as a success does
+		}
+		wt := &Wait{Delay: d}
+		w.judgeDelay(wt)
+		if wf == nil {
+			wf = &WaitFact{Param: param, Growth: wt.Growth}
+		} else if wf.Growth != wt.Growth {
+			wf.Growth = GrowthUnknown
+		}
+		wf.Jitter = wf.Jitter || wt.Jitter
+		return true
+	})
+	if !complete {
+		return nil
+	}
+	if s.overflow {
+		return nil
+	}
+	return wf
+}
+
+// isTimerPtr reports whether t is *time.Timer.
+func isTimerPtr(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && isNamed(p.Elem(), "time", "Timer")
+}
+
+// rearmedOnFail returns the timer variable a call hands a function that
+// re-arms it on failure (FuncFact.FailRearm), or nil.
+func (w *walker) rearmedOnFail(call *ast.CallExpr) types.Object {
+	f := w.factOf(callee(w.info, call))
+	if f == nil || f.FailRearm == nil {
+		return nil
+	}
+	i := f.FailRearm.Param
+	if sig, ok := w.info.TypeOf(call.Fun).(*types.Signature); !ok || sig.Variadic() || i >= len(call.Args) {
+		return nil
+	}
+	v, _ := w.usedObj(call.Args[i]).(*types.Var)
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// failureWalks walks stmts under the failure of each kept operation and
+// hands visit every path that tested it and did not abort. It reports
+// false when visit does (the walks stop there).
+func (s *sim) failureWalks(stmts []ast.Stmt, visit func(p *path) bool) bool {
+	for _, op := range sortedOps(s.ops) {
+		if !s.kept[op] {
+			continue
+		}
+		s.fail, s.mode, s.seenFail = op, modeErr, false
+		for _, p := range s.run(stmts) {
+			if p.observed[op] && !p.abort && !visit(p) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // combinedWait is what a set of waits waits: one growth (else unknown),
