@@ -187,7 +187,15 @@ func (w *walker) localFunc(e ast.Expr) *ast.FuncLit {
 	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
 		return nil
 	}
+	key := copyKey{v, w.cur.body}
+	if lit, done := w.localFuncs[key]; done {
+		return lit
+	}
 	lit, _ := ast.Unparen(w.soleValue(v, w.cur.body)).(*ast.FuncLit)
+	if w.localFuncs == nil {
+		w.localFuncs = map[copyKey]*ast.FuncLit{}
+	}
+	w.localFuncs[key] = lit
 	return lit
 }
 
@@ -253,6 +261,13 @@ func (w *walker) pkgAssignsOf(v *types.Var, tests bool) (vals []ast.Expr, index 
 	if tests {
 		i = 1
 	}
+	if v.Parent() != nil && v.Parent() != w.pass.Pkg.Scope() {
+		// A local: only the declaration around it writes it.
+		if d := w.enclosingDecl(v.Pos()); d != nil && (tests || !w.isTestFile(d.Pos())) {
+			return w.assignsOf(v, d)
+		}
+		return nil, nil, true
+	}
 	if w.pkgWrites[i] == nil {
 		all := map[types.Object]*writes{}
 		files := w.nonTestFiles()
@@ -260,6 +275,9 @@ func (w *walker) pkgAssignsOf(v *types.Var, tests bool) (vals []ast.Expr, index 
 			files = w.packageFiles()
 		}
 		scanWrites(w, files, func(o types.Object) *writes {
+			if l, ok := o.(*types.Var); ok && l.Parent() != nil && l.Parent() != w.pass.Pkg.Scope() {
+				return nil // locals are answered from their declaration
+			}
 			if all[o] == nil {
 				all[o] = &writes{}
 			}
@@ -398,6 +416,27 @@ func (w *walker) usedObj(e ast.Expr) types.Object {
 }
 
 // packageFiles returns the package's files as nodes for valuesOf.
+// enclosingDecl returns the top-level declaration of the package's
+// files that holds pos, or nil.
+func (w *walker) enclosingDecl(pos token.Pos) ast.Decl {
+	for _, f := range w.pass.Files {
+		if pos < f.FileStart || pos >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if d.Pos() <= pos && pos < d.End() {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// isTestFile reports whether pos lies in a _test.go file.
+func (w *walker) isTestFile(pos token.Pos) bool {
+	return strings.HasSuffix(w.pass.Fset.File(pos).Name(), "_test.go")
+}
+
 func (w *walker) packageFiles() []ast.Node {
 	ns := make([]ast.Node, len(w.pass.Files))
 	for i, f := range w.pass.Files {

@@ -807,7 +807,7 @@ func (w *walker) nilFuncVar(v *types.Var) bool {
 func (w *walker) nonTestFiles() []ast.Node {
 	var files []ast.Node
 	for _, f := range w.pass.Files {
-		if !strings.HasSuffix(w.pass.Fset.File(f.Pos()).Name(), "_test.go") {
+		if !w.isTestFile(f.Pos()) {
 			files = append(files, f)
 		}
 	}

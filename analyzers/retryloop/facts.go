@@ -279,17 +279,14 @@ func (w *walker) computeFacts(fns []*fnScope) {
 	for _, fs := range decls {
 		w.enter(fs)
 		w.facts[fs.obj] = w.funcFact(fs)
-		ast.Inspect(fs.body, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				if fn := callee(w.info, c); fn != nil && fn != fs.obj {
-					if _, local := w.facts[fn]; local {
-						callees[fs.obj] = append(callees[fs.obj], fn)
-						hands[fs.obj] = hands[fs.obj] || w.importsHTTP && w.requestArg(c) != nil
-					}
+		for i, c := range fs.calls {
+			if fn := fs.callees[i]; fn != nil && fn != fs.obj {
+				if _, local := w.facts[fn]; local {
+					callees[fs.obj] = append(callees[fs.obj], fn)
+					hands[fs.obj] = hands[fs.obj] || w.importsHTTP && w.requestArg(c) != nil
 				}
 			}
-			return true
-		})
+		}
 	}
 	for changed := true; changed; {
 		changed = false
@@ -367,7 +364,7 @@ func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Fun
 func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	f := &FuncFact{}
 	callsWriter := w.callFacts(fs, f)
-	f.Random = w.returnsRandom(fs)
+	f.Random = w.callsAny(fs, w.drawsRandom) && w.returnsRandom(fs)
 	// Non-idempotent requests.
 	if w.importsHTTP || callsWriter {
 		f.Writes = w.writesOf(fs)
@@ -382,10 +379,14 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	// A function that waits only after a failure it swallows is no
 	// sleep helper: its callers' rounds wait only when it fails.
 	f.FailRearm = w.failRearm(fs)
-	if f.FailWait = w.failWait(fs); f.FailWait == nil {
-		f.Wait = w.topLevelWait(fs)
-		if f.Wait == nil {
-			f.Wait = w.chunkedWait(fs)
+	// Every wait is a receive, a select or a call of a sleep or of a
+	// function that waits: a body with none of them has none to find.
+	if fs.waitable || w.callsAny(fs, w.waitsFunc) {
+		if f.FailWait = w.failWait(fs); f.FailWait == nil {
+			f.Wait = w.topLevelWait(fs)
+			if f.Wait == nil {
+				f.Wait = w.chunkedWait(fs)
+			}
 		}
 	}
 	// A delay computation: one time.Duration result, alone or beside
@@ -405,20 +406,16 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 // callFacts sets what the function's calls make it (remote, budgeted),
 // and reports whether it calls a function that writes.
 func (w *walker) callFacts(fs *fnScope, f *FuncFact) (callsWriter bool) {
-	ast.Inspect(fs.body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn := callee(w.info, call)
+	for i, call := range fs.calls {
+		fn := fs.callees[i]
 		if fn != nil && fn == fs.obj {
-			return true
+			continue
 		}
 		if w.isRemoteCall(call) {
 			f.Remote = true // a function value too: a round trip's next link
 		}
 		if fn == nil {
-			return true
+			continue
 		}
 		if w.isBudgetCall(call) {
 			f.Budget = true
@@ -426,9 +423,29 @@ func (w *walker) callFacts(fs *fnScope, f *FuncFact) (callsWriter bool) {
 		if g := w.factOf(fn); g != nil && len(g.Writes) > 0 {
 			callsWriter = true
 		}
-		return true
-	})
+	}
 	return callsWriter
+}
+
+// callsAny reports whether the body (its literals included) calls a
+// function that pred holds of.
+func (w *walker) callsAny(fs *fnScope, pred func(*types.Func) bool) bool {
+	for _, fn := range fs.callees {
+		if fn != nil && fn != fs.obj && pred(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsFunc reports whether fn sleeps or waits: time.Sleep,
+// budget.Sleep, or a function with a wait fact.
+func (w *walker) waitsFunc(fn *types.Func) bool {
+	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
+		return true
+	}
+	f := w.factOf(fn)
+	return f != nil && f.Wait != nil
 }
 
 // writesOf returns the non-idempotent requests the function sends.

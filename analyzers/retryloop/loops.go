@@ -16,11 +16,25 @@ type fnScope struct {
 	typ  *ast.FuncType
 	file *ast.File
 	obj  *types.Func // for declarations
+	// What one walk of the files saw in the body (functions): its calls
+	// and their callees (nil for a function value), its literals'
+	// included; whether it selects or receives anywhere; whether it
+	// loops or has labels outside its literals.
+	calls    []*ast.CallExpr
+	callees  []*types.Func
+	waitable bool
+	loops    bool
 }
 
 // findSites finds the retry sites of one function (not of nested literals).
 func (w *walker) findSites(fs *fnScope) []*Site {
 	var sites []*Site
+	if !fs.loops {
+		if s := w.recursionSite(fs); s != nil {
+			sites = append(sites, s)
+		}
+		return sites
+	}
 	var stack []ast.Node
 	ast.Inspect(fs.body, func(n ast.Node) bool {
 		if n == nil {
@@ -853,7 +867,7 @@ func forwardLabels(info *types.Info, rest []ast.Stmt) []types.Object {
 
 // recursionSite classifies a function that calls itself after a failure.
 func (w *walker) recursionSite(fs *fnScope) *Site {
-	if fs.obj == nil {
+	if fs.obj == nil || !slices.Contains(fs.callees, fs.obj) {
 		return nil
 	}
 	var selfCall *ast.CallExpr

@@ -92,6 +92,8 @@ type walker struct {
 	pkgWrites [2]map[types.Object]*writes
 	// statusCopies caches statusCopy per variable and function body.
 	statusCopies map[copyKey]*ast.SelectorExpr
+	// localFuncs caches localFunc per variable and function body.
+	localFuncs map[copyKey]*ast.FuncLit
 }
 
 func run(pass *analysis.Pass, opts *options) (any, error) {
@@ -173,25 +175,66 @@ func (w *walker) relevant() bool {
 func (w *walker) functions() []*fnScope {
 	var fns []*fnScope
 	for _, file := range w.pass.Files {
+		var scopes []*fnScope // the functions around the node, innermost last
 		ast.Inspect(file, func(n ast.Node) bool {
+			if n == nil {
+				return true
+			}
+			// The walk is in source order: a node past a function's end
+			// is outside it.
+			for len(scopes) > 0 && n.Pos() >= scopes[len(scopes)-1].node.End() {
+				scopes = scopes[:len(scopes)-1]
+			}
+			var fs *fnScope
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Body == nil {
 					return false
 				}
-				fs := &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
+				fs = &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
 				if obj, ok := w.info.Defs[n.Name].(*types.Func); ok {
 					fs.obj = obj
 					w.decls[obj] = n
 				}
-				fns = append(fns, fs)
 			case *ast.FuncLit:
-				fns = append(fns, &fnScope{node: n, file: file, body: n.Body, typ: n.Type})
+				fs = &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
+			default:
+				w.scanNode(n, scopes)
+			}
+			if fs != nil {
+				fns = append(fns, fs)
+				scopes = append(scopes, fs)
 			}
 			return true
 		})
 	}
 	return fns
+}
+
+// scanNode records n in the functions around it (functions).
+func (w *walker) scanNode(n ast.Node, scopes []*fnScope) {
+	if len(scopes) == 0 {
+		return
+	}
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		fn := callee(w.info, n)
+		for _, fs := range scopes {
+			fs.calls, fs.callees = append(fs.calls, n), append(fs.callees, fn)
+		}
+	case *ast.SelectStmt:
+		for _, fs := range scopes {
+			fs.waitable = true
+		}
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW {
+			for _, fs := range scopes {
+				fs.waitable = true
+			}
+		}
+	case *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt:
+		scopes[len(scopes)-1].loops = true
+	}
 }
 
 // exportPackageFact marks a package with any function fact, so that its
