@@ -11,6 +11,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // budgetFix threads a shared budget through a retry loop around one call
@@ -168,7 +170,11 @@ func (f *budgetFixer) placeGuard() bool {
 	if f.inIf != nil {
 		f.onTheWay = append(append([]ast.Stmt(nil), f.inIf.Body.List...), f.between...)
 	}
-	if goesRound(pass, f.s.Func, f.s.Node, f.onTheWay) || assigns(pass, f.onTheWay, f.errObj) || leavesEarly(pass, f.s.Func, f.s.Node, body) {
+	// A retry that starts the next attempt on the way (continue, goto)
+	// would not pass the guard; a body that breaks out of the loop runs
+	// the code after it on success too, which is then no way to give up.
+	if f.s.JumpsIn(f.onTheWay, retryloop.JumpNext, retryloop.JumpGoto) || assigns(pass, f.onTheWay, f.errObj) ||
+		f.s.JumpsIn(body.List, retryloop.JumpLeave, retryloop.JumpGoto) {
 		return false
 	}
 	next := body.Rbrace
@@ -332,7 +338,7 @@ func successBranch(pass *analysis.Pass, inIf *ast.IfStmt, between []ast.Stmt, er
 		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 || (ifs.Init != nil && ifs != inIf) {
 			continue
 		}
-		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && nilCheck(pass, ifs.Cond, err) {
+		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && astq.NilCheck(pass.TypesInfo, ifs.Cond, err) {
 			return ifs
 		}
 	}
@@ -376,7 +382,7 @@ func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
 			}
 			cond = ast.Unparen(b.X)
 		}
-		if !nilCheck(pass, cond, err) {
+		if !astq.NilCheck(pass.TypesInfo, cond, err) {
 			continue
 		}
 		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
@@ -428,90 +434,6 @@ func waitsIn(s *retryloop.Site, st ast.Stmt) bool {
 		}
 	}
 	return false
-}
-
-// goesRound reports whether stmts can start the next attempt of loop
-// themselves (continue, goto): such a retry would not pass the guard.
-func goesRound(pass *analysis.Pass, fn, loop ast.Node, stmts []ast.Stmt) bool {
-	found := false
-	for _, st := range stmts {
-		branches(pass, fn, loop, st, func(b *ast.BranchStmt, ours bool) {
-			if b.Tok == token.GOTO || b.Tok == token.CONTINUE && ours {
-				found = true
-			}
-		})
-	}
-	return found
-}
-
-// leavesEarly reports whether the loop body breaks out of the loop: the
-// code after the loop then runs on success too, and is no way to give up.
-func leavesEarly(pass *analysis.Pass, fn, loop ast.Node, body *ast.BlockStmt) bool {
-	found := false
-	branches(pass, fn, loop, body, func(b *ast.BranchStmt, ours bool) {
-		if b.Tok == token.BREAK && ours || b.Tok == token.GOTO {
-			found = true
-		}
-	})
-	return found
-}
-
-// branches calls f for each branch statement in n (not in function
-// literals), with whether it targets loop: a labeled branch to loop's
-// label, or an unlabeled one not inside a nested loop (or, for break, a
-// switch or select).
-func branches(pass *analysis.Pass, fn, loop ast.Node, n ast.Node, f func(*ast.BranchStmt, bool)) {
-	var walk func(n ast.Node, inLoop, inSwitch bool)
-	walk = func(n ast.Node, inLoop, inSwitch bool) {
-		ast.Inspect(n, func(m ast.Node) bool {
-			switch m := m.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ForStmt:
-				walk(m.Body, true, inSwitch)
-				return false
-			case *ast.RangeStmt:
-				walk(m.Body, true, inSwitch)
-				return false
-			case *ast.SwitchStmt:
-				walk(m.Body, inLoop, true)
-				return false
-			case *ast.TypeSwitchStmt:
-				walk(m.Body, inLoop, true)
-				return false
-			case *ast.SelectStmt:
-				walk(m.Body, inLoop, true)
-				return false
-			case *ast.BranchStmt:
-				if m.Label != nil {
-					l, _ := pass.TypesInfo.Uses[m.Label].(*types.Label)
-					f(m, l != nil && l.Pos() == labelPos(loop, fn))
-					return false
-				}
-				switch m.Tok {
-				case token.CONTINUE:
-					f(m, !inLoop)
-				case token.BREAK:
-					f(m, !inLoop && !inSwitch)
-				default:
-					f(m, false)
-				}
-			}
-			return true
-		})
-	}
-	walk(n, false, false)
-}
-
-// labelPos is where the label of loop is declared, or NoPos.
-func labelPos(loop, fn ast.Node) token.Pos {
-	p := fixes.Path(fn, loop)
-	if len(p) >= 2 {
-		if ls, ok := p[len(p)-2].(*ast.LabeledStmt); ok {
-			return ls.Label.Pos()
-		}
-	}
-	return token.NoPos
 }
 
 // assigns reports whether stmts assign to v.

@@ -10,10 +10,11 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // doFix is the alternative to budgetFix for the plain shape "counted loop
@@ -302,18 +303,18 @@ func plainBody(pass *analysis.Pass, s *retryloop.Site, body *ast.BlockStmt, ctxV
 	}
 
 	ifs, ok := body.List[1].(*ast.IfStmt)
-	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 || !nilCheck(pass, ifs.Cond, errObj) {
+	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 || !astq.NilCheck(pass.TypesInfo, ifs.Cond, errObj) {
 		return p, false
 	}
 	r, ok := ifs.Body.List[0].(*ast.ReturnStmt)
 	if !ok || len(r.Results) != len(objs) {
 		return p, false
 	}
-	if len(objs) == 2 && !isVar(pass, r.Results[0], objs[0]) {
+	if len(objs) == 2 && !astq.IsVar(pass.TypesInfo, r.Results[0], objs[0]) {
 		return p, false
 	}
 	// err is nil in the branch, so returning it is returning nil.
-	if last := r.Results[len(r.Results)-1]; !isNil(pass, last) && !isVar(pass, last, errObj) {
+	if last := r.Results[len(r.Results)-1]; !astq.IsNil(pass.TypesInfo, last) && !astq.IsVar(pass.TypesInfo, last, errObj) {
 		return p, false
 	}
 
@@ -327,31 +328,6 @@ func plainBody(pass *analysis.Pass, s *retryloop.Site, body *ast.BlockStmt, ctxV
 		return p, false
 	}
 	return p, true
-}
-
-// nilCheck reports whether cond is `err == nil` or `nil == err`.
-func nilCheck(pass *analysis.Pass, cond ast.Expr, errObj types.Object) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL {
-		return false
-	}
-	return isVar(pass, b.X, errObj) && isNil(pass, b.Y) || isNil(pass, b.X) && isVar(pass, b.Y, errObj)
-}
-
-// isVar reports whether e names the variable obj.
-func isVar(pass *analysis.Pass, e ast.Expr, obj types.Object) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && pass.TypesInfo.Uses[id] == obj
-}
-
-// isNil reports whether e is the predeclared nil.
-func isNil(pass *analysis.Pass, e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, isNil := pass.TypesInfo.Uses[id].(*types.Nil)
-	return isNil
 }
 
 // droppableWait reports whether st only waits: time.Sleep(d), <-time.After(d),
@@ -410,8 +386,7 @@ func isTimeCall(pass *analysis.Pass, e ast.Expr, name string) bool {
 	if !ok {
 		return false
 	}
-	f, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	if !ok || f.Pkg() == nil || f.Pkg().Path() != "time" || f.Name() != name {
+	if !astq.IsFunc(astq.Callee(pass.TypesInfo, call), "time."+name) {
 		return false
 	}
 	for _, a := range call.Args {
@@ -429,7 +404,7 @@ func isCtxMethod(pass *analysis.Pass, e ast.Expr, ctxVar *types.Var, name string
 		return false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == name && isVar(pass, sel.X, ctxVar)
+	return ok && sel.Sel.Name == name && astq.IsVar(pass.TypesInfo, sel.X, ctxVar)
 }
 
 // pureExpr reports whether evaluating e has no effect worth keeping: it
@@ -449,8 +424,8 @@ func pureExpr(pass *analysis.Pass, e ast.Expr) bool {
 			if tv, isT := pass.TypesInfo.Types[n.Fun]; isT && tv.IsType() {
 				break
 			}
-			f, isF := typeutil.Callee(pass.TypesInfo, n).(*types.Func)
-			if !isF || f.Pkg() == nil {
+			f := astq.Callee(pass.TypesInfo, n)
+			if f == nil || f.Pkg() == nil {
 				ok = false
 				break
 			}
@@ -472,7 +447,7 @@ func pureExpr(pass *analysis.Pass, e ast.Expr) bool {
 // false, or an empty composite literal.
 func isZeroExpr(pass *analysis.Pass, e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if isNil(pass, e) {
+	if astq.IsNil(pass.TypesInfo, e) {
 		return true
 	}
 	if cl, ok := e.(*ast.CompositeLit); ok {
@@ -506,7 +481,7 @@ func givesUp(pass *analysis.Pass, ret *ast.ReturnStmt, n int) bool {
 		}
 	}
 	last := ret.Results[n-1]
-	if isNil(pass, last) {
+	if astq.IsNil(pass.TypesInfo, last) {
 		return false
 	}
 	ok := true
@@ -518,9 +493,7 @@ func givesUp(pass *analysis.Pass, ret *ast.ReturnStmt, n int) bool {
 			if tv, isT := pass.TypesInfo.Types[n.Fun]; isT && tv.IsType() {
 				break
 			}
-			f, isF := typeutil.Callee(pass.TypesInfo, n).(*types.Func)
-			if !isF || f.Pkg() == nil ||
-				!(f.Pkg().Path() == "errors" && f.Name() == "New" || f.Pkg().Path() == "fmt" && f.Name() == "Errorf") {
+			if !astq.IsFunc(astq.Callee(pass.TypesInfo, n), "errors.New", "fmt.Errorf") {
 				ok = false
 			}
 		}

@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Analyzer reports retry loops around remote calls that consult no retry
@@ -91,7 +92,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 		if !ok {
 			continue
 		}
-		fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		fn := astq.Callee(pass.TypesInfo, call)
 		if fn == nil {
 			continue
 		}

@@ -6,10 +6,11 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // shortcutFix spells out an http.Post or PostForm shortcut re-sent by a
@@ -98,7 +99,7 @@ func shortcutFix(pass *analysis.Pass, s *retryloop.Site, req *retryloop.Request)
 // Client method) that call calls with all its arguments; form reports
 // PostForm.
 func shortcutCallee(pass *analysis.Pass, call *ast.CallExpr) (fn *types.Func, form, ok bool) {
-	fn, _ = typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	fn = astq.Callee(pass.TypesInfo, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || !fixes.Editable(pass, call.Pos()) {
 		return nil, false, false
 	}

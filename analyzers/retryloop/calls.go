@@ -8,67 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/types/typeutil"
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // BudgetPath is the import path of the bundled retry-budget library.
-const BudgetPath = "github.com/retrylint/retrylint/budget"
-
-// callee returns the function or method a call statically invokes, or nil.
-func callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn
-}
-
-// funcPath returns "pkg/path.Name" or "pkg/path.Type.Name" for fn.
-func funcPath(fn *types.Func) string {
-	if fn == nil || fn.Pkg() == nil {
-		return ""
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig != nil && sig.Recv() != nil {
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return fn.Pkg().Path() + "." + n.Obj().Name() + "." + fn.Name()
-		}
-		if _, ok := t.Underlying().(*types.Interface); ok {
-			return fn.Pkg().Path() + ".(interface)." + fn.Name()
-		}
-	}
-	return fn.Pkg().Path() + "." + fn.Name()
-}
-
-// isFunc reports whether fn is one of the named functions ("pkg.Name" or "pkg.Type.Name").
-func isFunc(fn *types.Func, names ...string) bool {
-	if fn == nil {
-		return false
-	}
-	// Compare the short name first: building the path costs more.
-	name := fn.Name()
-	match := false
-	for _, n := range names {
-		if strings.HasSuffix(n, name) && len(n) > len(name) && n[len(n)-len(name)-1] == '.' {
-			match = true
-			break
-		}
-	}
-	if !match {
-		return false
-	}
-	p := funcPath(fn)
-	if p == "" {
-		return false
-	}
-	for _, n := range names {
-		if p == n {
-			return true
-		}
-	}
-	return false
-}
+const BudgetPath = astq.BudgetPath
 
 func pkgPath(fn *types.Func) string {
 	if fn == nil || fn.Pkg() == nil {
@@ -110,7 +54,7 @@ func (c *walker) isBudgetFunc(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
-	p := funcPath(fn)
+	p := astq.FuncPath(fn)
 	if budgetFuncs[p] {
 		return true
 	}

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // describeContext finds the context and stop channel in scope and the
@@ -92,7 +94,7 @@ func (w *walker) attemptsDeadline(site *Site, fs *fnScope) Deadline {
 func (w *walker) perAttemptTimeout(node ast.Node) bool {
 	found := false
 	ast.Inspect(node, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+		if c, ok := n.(*ast.CallExpr); ok && astq.IsFunc(astq.Callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
 			found = true
 		}
 		return true
@@ -120,7 +122,7 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 	if d, ok := w.literalDeadline(site, op, fs); ok {
 		return d, true
 	}
-	fn := callee(w.info, op)
+	fn := astq.Callee(w.info, op)
 	// A context argument.
 	for _, a := range op.Args {
 		if w.isContextExpr(a) {
@@ -129,17 +131,17 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 		}
 	}
 	switch {
-	case isFunc(fn, "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"):
+	case astq.IsFunc(fn, "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"):
 		return DeadlineNone, true
-	case isFunc(fn, "net/http.Client.Do", "net/http.Client.Get", "net/http.Client.Head", "net/http.Client.Post", "net/http.Client.PostForm"):
+	case astq.IsFunc(fn, "net/http.Client.Do", "net/http.Client.Get", "net/http.Client.Head", "net/http.Client.Post", "net/http.Client.PostForm"):
 		timeout := w.clientTimeout(op, fs)
 		if timeout == Yes {
 			site.Ctx.AttemptTimeout = true
 			return DeadlineSet, true
 		}
-		if isFunc(fn, "net/http.Client.Do") && len(op.Args) == 1 {
+		if astq.IsFunc(fn, "net/http.Client.Do") && len(op.Args) == 1 {
 			if b := w.requestBuild(op.Args[0], fs); b != nil {
-				if isFunc(callee(w.info, b), "net/http.NewRequestWithContext") && len(b.Args) > 0 {
+				if astq.IsFunc(astq.Callee(w.info, b), "net/http.NewRequestWithContext") && len(b.Args) > 0 {
 					return w.ctxDeadline(site, b.Args[0], fs, 0), true
 				}
 				if timeout == No {
@@ -152,10 +154,10 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 			return DeadlineNone, true
 		}
 		return DeadlineUnknown, true
-	case isFunc(fn, "net.Dial", "net.DialTCP", "net.DialUDP", "net.DialUnix", "crypto/tls.Dial",
+	case astq.IsFunc(fn, "net.Dial", "net.DialTCP", "net.DialUDP", "net.DialUnix", "crypto/tls.Dial",
 		"net/smtp.Dial", "net/smtp.SendMail", "net/rpc.Dial", "net/rpc.DialHTTP"): // no timeout, no context
 		return DeadlineNone, true
-	case isFunc(fn, "net.DialTimeout"):
+	case astq.IsFunc(fn, "net.DialTimeout"):
 		site.Ctx.AttemptTimeout = true
 		return DeadlineSet, true
 	case fn != nil && pkgPath(fn) == "database/sql" && sqlRemote(fn.Name()) && !strings.HasSuffix(fn.Name(), "Context") && fn.Name() != "Conn":
@@ -222,23 +224,23 @@ func (w *walker) ctxDeadline(site *Site, e ast.Expr, fs *fnScope, depth int) Dea
 	}
 	switch e := e.(type) {
 	case *ast.CallExpr:
-		fn := callee(w.info, e)
+		fn := astq.Callee(w.info, e)
 		switch {
-		case isFunc(fn, "context.Background", "context.TODO"):
+		case astq.IsFunc(fn, "context.Background", "context.TODO"):
 			if site != nil && site.Ctx.BackgroundCall == nil {
 				site.Ctx.BackgroundCall = e
 			}
 			return DeadlineNone
-		case isFunc(fn, "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause"):
+		case astq.IsFunc(fn, "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause"):
 			return DeadlineSet
-		case isFunc(fn, "context.WithCancel", "context.WithValue", "context.WithCancelCause", "context.WithoutCancel"):
+		case astq.IsFunc(fn, "context.WithCancel", "context.WithValue", "context.WithCancelCause", "context.WithoutCancel"):
 			if len(e.Args) > 0 {
-				if isFunc(fn, "context.WithoutCancel") {
+				if astq.IsFunc(fn, "context.WithoutCancel") {
 					return DeadlineNone
 				}
 				return w.ctxDeadline(site, e.Args[0], fs, depth+1)
 			}
-		case isFunc(fn, "net/http.Request.Context"):
+		case astq.IsFunc(fn, "net/http.Request.Context"):
 			return DeadlineCaller
 		}
 		return DeadlineUnknown

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // judgeDelay decides how a wait's delay evolves and whether it is random.
@@ -226,14 +228,14 @@ func (w *walker) callDelay(e *ast.CallExpr, depth int, seen map[types.Object]boo
 			return w.argsDelay(e.Args, depth, seen)
 		}
 	}
-	fn := callee(w.info, e)
+	fn := astq.Callee(w.info, e)
 	if fn == nil {
 		return judged{growth: GrowthUnknown}
 	}
 	if w.drawsRandom(fn) {
 		return judged{growth: GrowthUnknown, jitter: true}
 	}
-	if isFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
+	if astq.IsFunc(fn, "math.Pow", "math.Exp2", "math.Ldexp") {
 		res := w.argsDelay(e.Args, depth, seen)
 		res.growth = GrowthGrowing
 		return res
@@ -254,12 +256,12 @@ func (w *walker) callDelay(e *ast.CallExpr, depth int, seen map[types.Object]boo
 // to a number is the duration; a time computed from a clock is the
 // server's (a deadline, a Retry-After date).
 func (w *walker) timeFuncDelay(e *ast.CallExpr, fn *types.Func, depth int, seen map[types.Object]bool) judged {
-	if isFunc(fn, "time.Duration.Seconds", "time.Duration.Milliseconds", "time.Duration.Nanoseconds", "time.Duration.Microseconds", "time.Duration.Minutes") {
+	if astq.IsFunc(fn, "time.Duration.Seconds", "time.Duration.Milliseconds", "time.Duration.Nanoseconds", "time.Duration.Microseconds", "time.Duration.Minutes") {
 		if sel, ok := e.Fun.(*ast.SelectorExpr); ok {
 			return w.delayOf(sel.X, depth+1, seen)
 		}
 	}
-	if isFunc(fn, "time.Until", "time.Since", "time.Time.Sub") {
+	if astq.IsFunc(fn, "time.Until", "time.Since", "time.Time.Sub") {
 		return judged{growth: GrowthServer}
 	}
 	return judged{growth: GrowthUnknown}
@@ -420,7 +422,7 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 // starts after v is declared uses v.
 func (w *walker) usedInLaterLoop(v *types.Var) bool {
 	for _, l := range w.curLoops() {
-		if l.Pos() > v.Pos() && refersTo(w.info, l, v) {
+		if l.Pos() > v.Pos() && astq.RefersTo(w.info, l, v) {
 			return true
 		}
 	}
@@ -506,7 +508,7 @@ func (vd *varDefs) assign(n *ast.AssignStmt) {
 			continue
 		}
 		r := n.Rhs[i]
-		if n.Tok == token.ASSIGN && refersTo(w.info, r, vd.v) {
+		if n.Tok == token.ASSIGN && astq.RefersTo(w.info, r, vd.v) {
 			vd.grows = true
 		}
 		vd.add(n, w.delayOf(r, vd.depth+1, vd.seen))
@@ -542,7 +544,7 @@ func (w *walker) tupleDelay(n *ast.AssignStmt, i, depth int, seen map[types.Obje
 	if !ok {
 		return judged{}, false
 	}
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil {
 		return judged{}, false
 	}
@@ -563,17 +565,6 @@ func (vd *varDefs) valueSpec(n *ast.ValueSpec) {
 			}
 		}
 	}
-}
-
-func refersTo(info *types.Info, e ast.Node, v types.Object) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // inLoop reports whether n lies inside a loop of the current function.
@@ -770,8 +761,8 @@ func (w *walker) readsRetryAfter(call *ast.CallExpr) bool {
 		if !ok || found {
 			return !found
 		}
-		if fn := callee(w.info, c); fn != nil {
-			if isFunc(fn, "net/http.Header.Get", "net/http.Header.Values") && len(c.Args) == 1 {
+		if fn := astq.Callee(w.info, c); fn != nil {
+			if astq.IsFunc(fn, "net/http.Header.Get", "net/http.Header.Values") && len(c.Args) == 1 {
 				if tv := w.info.Types[c.Args[0]]; tv.Value != nil {
 					h := strings.ToLower(tv.Value.ExactString())
 					if strings.Contains(h, "retry-after") || strings.Contains(h, "reset") {

@@ -43,5 +43,7 @@
 //     requests), found
 //   - evidence.go: what the code shows of each property a check judges:
 //     present, absent or unknown, with the positions and the reason
-//   - calls.go: matching callees, values and variables (shared helpers)
+//   - calls.go: values and variables of the package (what a variable
+//     holds, who writes it); matching callees by path, nil and variable
+//     references are internal/astq's, shared with libmodel and the fixes
 package retryloop

@@ -3,6 +3,8 @@ package retryloop
 import (
 	"go/ast"
 	"go/token"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // State is what the code shows of one property a check judges.
@@ -199,7 +201,7 @@ func (w *walker) remoteWhy(site *Site) string {
 		if _, lit := ast.Unparen(op.Fun).(*ast.FuncLit); lit {
 			continue
 		}
-		fn := callee(w.info, op)
+		fn := astq.Callee(w.info, op)
 		switch {
 		case fn == nil && w.localFunc(op.Fun) == nil:
 			return "a function value"

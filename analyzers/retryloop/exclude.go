@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // isFailover reports whether the attempts target different elements: an
@@ -111,12 +113,12 @@ func (f *failover) localDefs(body *ast.BlockStmt) {
 			}
 			f.defs[o] = r
 			if v, ok := o.(*types.Var); ok && isInt(v.Type()) && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN ||
-				as.Tok == token.ASSIGN && refersTo(info, r, v)) {
+				as.Tok == token.ASSIGN && astq.RefersTo(info, r, v)) {
 				f.changing[v] = true
 			}
 			// A name walked up or trimmed (name = parent(name), the
 			// next label of a domain): each pass works on the next one.
-			if v, ok := o.(*types.Var); ok && isString(v.Type()) && as.Tok == token.ASSIGN && refersTo(info, r, v) {
+			if v, ok := o.(*types.Var); ok && isString(v.Type()) && as.Tok == token.ASSIGN && astq.RefersTo(info, r, v) {
 				f.changing[v] = true
 			}
 		}
@@ -361,7 +363,7 @@ func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) boo
 			}
 			for op := range ops {
 				for _, a := range op.Args {
-					if refersTo(w.info, a, v) {
+					if astq.RefersTo(w.info, a, v) {
 						return true
 					}
 				}

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // FuncFact describes what a function does that matters to a retry site
@@ -441,7 +443,7 @@ func (w *walker) callsAny(fs *fnScope, pred func(*types.Func) bool) bool {
 // waitsFunc reports whether fn sleeps or waits: time.Sleep,
 // budget.Sleep, or a function with a wait fact.
 func (w *walker) waitsFunc(fn *types.Func) bool {
-	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
+	if astq.IsFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
 		return true
 	}
 	f := w.factOf(fn)
@@ -502,7 +504,7 @@ func (w *walker) waitIn(st ast.Stmt, fs *fnScope) ast.Node {
 		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 			return false
 		case *ast.CallExpr:
-			if fn := callee(w.info, n); isFunc(fn, "time.Sleep", BudgetPath+".Sleep") ||
+			if fn := astq.Callee(w.info, n); astq.IsFunc(fn, "time.Sleep", BudgetPath+".Sleep") ||
 				fn != nil && fn != fs.obj && w.factOf(fn) != nil && w.factOf(fn).Wait != nil {
 				wait = n
 			}
@@ -629,7 +631,7 @@ func (w *walker) jitterField(fs *fnScope) int {
 					return false
 				}
 			case *ast.CallExpr:
-				if w.drawsRandom(callee(w.info, m)) {
+				if w.drawsRandom(astq.Callee(w.info, m)) {
 					draws++
 					if gated < 0 || gate >= 0 && gate != gated {
 						gate = -2
@@ -865,7 +867,7 @@ func (w *walker) buildFact(fs *fnScope) *BuildFact {
 		return nil
 	}
 	b := &BuildFact{MethodParam: -1}
-	if f := w.factOf(callee(w.info, build)); f != nil && f.Build != nil && f.Build.MethodParam < 0 {
+	if f := w.factOf(astq.Callee(w.info, build)); f != nil && f.Build != nil && f.Build.MethodParam < 0 {
 		b.Method = f.Build.Method // a builder on top of a builder of a fixed method
 	} else if m := w.methodArg(build); m != nil {
 		if id, isID := ast.Unparen(m).(*ast.Ident); isID {
@@ -922,9 +924,9 @@ func (w *walker) returned(fs *fnScope, n, at int, calls bool) (out []ast.Expr, o
 // http.NewRequest or NewRequestWithContext call, or a call of a builder
 // taking the method as a parameter.
 func (w *walker) methodArg(build *ast.CallExpr) ast.Expr {
-	fn := callee(w.info, build)
+	fn := astq.Callee(w.info, build)
 	idx := 0
-	if isFunc(fn, "net/http.NewRequestWithContext") {
+	if astq.IsFunc(fn, "net/http.NewRequestWithContext") {
 		idx = 1
 	} else if f := w.factOf(fn); f != nil && f.Build != nil {
 		idx = f.Build.MethodParam
@@ -951,7 +953,7 @@ func (w *walker) growsWithParam(e ast.Node) bool {
 				found = true
 			}
 		case *ast.CallExpr:
-			if isFunc(callee(w.info, n), "math.Pow", "math.Exp2") {
+			if astq.IsFunc(astq.Callee(w.info, n), "math.Pow", "math.Exp2") {
 				found = true
 			}
 		}
@@ -1068,7 +1070,7 @@ func (w *walker) requestParams(fs *fnScope, s *Site, r *RetrierFact) {
 			continue
 		}
 		idx := 0
-		if isFunc(callee(w.info, req.Build), "net/http.NewRequestWithContext") {
+		if astq.IsFunc(astq.Callee(w.info, req.Build), "net/http.NewRequestWithContext") {
 			idx = 1
 		}
 		if idx >= len(req.Build.Args) {
@@ -1173,7 +1175,7 @@ func (w *walker) chunkedWait(fs *fnScope) *WaitFact {
 		ast.Inspect(loop.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				if isFunc(callee(w.info, n), "time.Sleep") {
+				if astq.IsFunc(astq.Callee(w.info, n), "time.Sleep") {
 					sleeps = true
 				}
 			case *ast.AssignStmt:
@@ -1209,7 +1211,7 @@ func (w *walker) returnsRandom(fs *fnScope) bool {
 		for _, r := range ret.Results {
 			ast.Inspect(r, func(n ast.Node) bool {
 				if c, ok := n.(*ast.CallExpr); ok {
-					if fn := callee(w.info, c); fn != fs.obj && w.drawsRandom(fn) {
+					if fn := astq.Callee(w.info, c); fn != fs.obj && w.drawsRandom(fn) {
 						found = true
 					}
 				}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // ownSites finds every function's own retry sites and library sites,
@@ -51,7 +53,7 @@ func (w *walker) markOwnRemote(sites []*Site) {
 		if s.Shape != ShapeHelper || s.Remote == nil || len(s.Budget) > 0 {
 			continue
 		}
-		fn := callee(w.info, s.Node.(*ast.CallExpr))
+		fn := astq.Callee(w.info, s.Node.(*ast.CallExpr))
 		if fn == nil {
 			continue
 		}
@@ -142,7 +144,7 @@ func (w *walker) helperCalls(fs *fnScope) []*Site {
 
 // helperCall returns the site of one call to a retry helper, or nil.
 func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil || fn == fs.obj {
 		return nil
 	}
@@ -239,7 +241,7 @@ func (w *walker) helperOp(site *Site, fs *fnScope, op ast.Expr, ctxHanded bool) 
 			if w.isBudgetCall(c) {
 				site.Budget = append(site.Budget, c.Pos())
 			}
-			if isFunc(callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
+			if astq.IsFunc(astq.Callee(w.info, c), "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause") {
 				site.Ctx.AttemptTimeout = true // each attempt has its own
 			}
 		}
@@ -259,7 +261,7 @@ func (w *walker) helperRequests(site *Site, fs *fnScope, call *ast.CallExpr, fn 
 	if arg := argAt(call, r.MethodParam); arg != nil && !r.Keyed {
 		// The helper builds the request with the method it is given.
 		tv := w.info.Types[arg]
-		noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && isNil(ast.Unparen(call.Args[r.HeaderParam]))
+		noHeaders := r.HeaderParam < 0 || r.HeaderParam < len(call.Args) && astq.IsNil(w.info, call.Args[r.HeaderParam])
 		if tv.Value != nil && tv.Value.Kind() == constant.String && noHeaders {
 			m := strings.ToUpper(constant.StringVal(tv.Value))
 			site.Requests = append(site.Requests, &Request{Pos: call.Pos(), Send: call, Method: m, Via: fn})
@@ -304,7 +306,7 @@ func (w *walker) markHanded(fns []*fnScope, sites []*Site) {
 			if !ok {
 				return true
 			}
-			fn := callee(w.info, call)
+			fn := astq.Callee(w.info, call)
 			if fn == nil || loops[fn.Origin()] == nil {
 				return true
 			}
@@ -346,7 +348,7 @@ func (w *walker) plainLoop(s *Site) bool {
 		if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
 			return true
 		}
-		fn := callee(w.info, c)
+		fn := astq.Callee(w.info, c)
 		if fn == nil || fn.Pkg() == nil {
 			plain = false
 			return false
@@ -496,7 +498,7 @@ func (w *walker) unseenCall(c *ast.CallExpr) bool {
 	if tv := w.info.Types[c.Fun]; tv.IsType() || tv.IsBuiltin() {
 		return false
 	}
-	fn := callee(w.info, c)
+	fn := astq.Callee(w.info, c)
 	return fn == nil && w.localFunc(c.Fun) == nil || fn != nil && isInterfaceMethod(fn)
 }
 

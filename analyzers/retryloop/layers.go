@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Attempt counts (Site.Attempts, Layer.Chain): a positive number is the
@@ -139,7 +141,7 @@ func (l *layering) owner(s *Site, fns []*fnScope) *types.Func {
 // conflict is not overload.
 func conflictOnly(info *types.Info, s *Site) bool {
 	c, ok := s.Node.(*ast.CallExpr)
-	return ok && s.Shape == ShapeLibrary && isFunc(callee(info, c), "k8s.io/client-go/util/retry.RetryOnConflict")
+	return ok && s.Shape == ShapeLibrary && astq.IsFunc(astq.Callee(info, c), "k8s.io/client-go/util/retry.RetryOnConflict")
 }
 
 // layerOf returns the layer fact of fn: its own outermost retry site, or
@@ -189,7 +191,7 @@ func (l *layering) compute(fs *fnScope) *LayerFact {
 		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 			return false
 		case *ast.CallExpr:
-			fn := callee(l.w.info, n)
+			fn := astq.Callee(l.w.info, n)
 			if fn == nil || fn.Origin() == fs.obj {
 				return true
 			}
@@ -285,7 +287,7 @@ func (l *layering) opBody(s *Site) (ast.Node, *types.Func) {
 	op := s.LibOp
 	if s.Shape == ShapeHelper {
 		call := s.Node.(*ast.CallExpr)
-		if f := l.w.factOf(callee(l.w.info, call)); f != nil && f.Retrier != nil && f.Retrier.OpParam >= 0 && f.Retrier.OpParam < len(call.Args) {
+		if f := l.w.factOf(astq.Callee(l.w.info, call)); f != nil && f.Retrier != nil && f.Retrier.OpParam >= 0 && f.Retrier.OpParam < len(call.Args) {
 			op = call.Args[f.Retrier.OpParam]
 		}
 	}
@@ -333,7 +335,7 @@ func (l *layering) callLayer(s *Site, c *ast.CallExpr) *Layer {
 	if n, budgeted, what, ok := libmodel.ClientRetries(l.env, c); ok {
 		return &Layer{Pos: c.Pos(), Chain: []int{n}, Budget: budgeted, Owner: what, Client: true}
 	}
-	fn := callee(l.w.info, c)
+	fn := astq.Callee(l.w.info, c)
 	if fn == nil || !l.w.isRemoteCall(c) {
 		return nil // a retry of local work multiplies no load on a dependency
 	}
@@ -430,7 +432,7 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if r, ok := n.(*ast.ReturnStmt); ok {
 			for _, e := range r.Results {
-				if refersTo(w.info, e, errVar) {
+				if astq.RefersTo(w.info, e, errVar) {
 					out = true
 				}
 			}

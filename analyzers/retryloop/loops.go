@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // fnScope is a function being searched for retry sites.
@@ -158,7 +160,7 @@ func (w *walker) isTickRange(l *ast.RangeStmt) bool {
 		return false
 	}
 	if c, ok := x.(*ast.CallExpr); ok {
-		return isFunc(callee(w.info, c), "time.Tick")
+		return astq.IsFunc(astq.Callee(w.info, c), "time.Tick")
 	}
 	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
 		t := w.info.TypeOf(sel.X)
@@ -170,7 +172,7 @@ func (w *walker) isTickRange(l *ast.RangeStmt) bool {
 // tickSourceCall reports whether c calls a function that returns retry
 // ticks (its fact says so).
 func (w *walker) tickSourceCall(c *ast.CallExpr) bool {
-	f := w.factOf(callee(w.info, c))
+	f := w.factOf(astq.Callee(w.info, c))
 	return f != nil && f.Ticks
 }
 
@@ -202,7 +204,7 @@ func (w *walker) localAttempts(body *ast.BlockStmt) map[*ast.CallExpr]bool {
 		if !ok {
 			return
 		}
-		if fn := callee(w.info, c); fn != nil && fn.Pkg() == w.pass.Pkg {
+		if fn := astq.Callee(w.info, c); fn != nil && fn.Pkg() == w.pass.Pkg {
 			if t := w.info.TypeOf(c); t != nil && isBool(t) {
 				ops[c] = true
 			}
@@ -263,7 +265,7 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	} else {
 		last = t
 	}
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn != nil && notOps[pkgPath(fn)] {
 		return false
 	}
@@ -272,7 +274,7 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	}
 	// Accepting on your own listener is not a retry (SPEC): no shared
 	// dependency is hit, whatever tempDelay the loop grows.
-	if isFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
+	if astq.IsFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
 		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") || listenerAccept(fn) {
 		return false
 	}
@@ -373,6 +375,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	}
 	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace
 	site.Func, site.File = fs.node, fs.file
+	site.Jumps = w.jumps(body, label)
 	if shape == ShapeBare && cond != nil && w.flagCond(cond) {
 		shape = ShapeFlag
 	}
@@ -394,6 +397,69 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	return site
 }
 
+// jumps lists the branch statements of a loop body (outside function
+// literals) with what each does to the loop labeled label (nil: none).
+func (w *walker) jumps(body *ast.BlockStmt, label *types.Label) []Jump {
+	var out []Jump
+	var walk func(n ast.Node, inLoop, inSwitch bool)
+	walk = func(n ast.Node, inLoop, inSwitch bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			var body *ast.BlockStmt
+			loop := false
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt:
+				body, loop = m.Body, true
+			case *ast.RangeStmt:
+				body, loop = m.Body, true
+			case *ast.SwitchStmt:
+				body = m.Body
+			case *ast.TypeSwitchStmt:
+				body = m.Body
+			case *ast.SelectStmt:
+				body = m.Body
+			case *ast.BranchStmt:
+				out = append(out, Jump{Stmt: m, Kind: w.jumpKind(m, label, inLoop, inSwitch)})
+			}
+			if body != nil {
+				// break and continue inside it are its own (a switch or
+				// select takes break only).
+				walk(body, inLoop || loop, inSwitch || !loop)
+				return false
+			}
+			return true
+		})
+	}
+	walk(body, false, false)
+	return out
+}
+
+// jumpKind is what the branch b, inside an inner loop or a switch or
+// not, does to the loop labeled label.
+func (w *walker) jumpKind(b *ast.BranchStmt, label *types.Label, inLoop, inSwitch bool) JumpKind {
+	switch {
+	case b.Tok == token.GOTO:
+		return JumpGoto
+	case b.Tok == token.FALLTHROUGH:
+		return JumpOther
+	case b.Label != nil:
+		l, _ := w.info.Uses[b.Label].(*types.Label)
+		switch {
+		case l != nil && l == label && b.Tok == token.CONTINUE:
+			return JumpNext
+		case l != nil && l == label:
+			return JumpLeave
+		}
+		return JumpOther // another loop's label: the code after this loop does not run
+	case b.Tok == token.CONTINUE && !inLoop:
+		return JumpNext
+	case b.Tok == token.BREAK && !inLoop && !inSwitch:
+		return JumpLeave
+	}
+	return JumpOther
+}
+
 // counter describes the counter of a counted loop: for i := 0; i < n;
 // i++ and for [i :=] range n are plain when the body does not read i;
 // any other counted form records its variable only.
@@ -407,7 +473,7 @@ func (w *walker) counter(loop ast.Stmt) *Counter {
 		c := &Counter{Var: v}
 		if limit, ok := w.upFromZero(l, v); ok {
 			c.Limit, c.N = limit, w.intLimit(limit)
-			c.Plain = !refersTo(w.info, l.Body, v)
+			c.Plain = !astq.RefersTo(w.info, l.Body, v)
 		}
 		return c
 	case *ast.RangeStmt:
@@ -417,7 +483,7 @@ func (w *walker) counter(loop ast.Stmt) *Counter {
 		c := &Counter{Limit: l.X, N: w.intLimit(l.X), Plain: true}
 		if id, ok := l.Key.(*ast.Ident); ok {
 			if v, ok := w.info.Defs[id].(*types.Var); ok {
-				c.Var, c.Plain = v, !refersTo(w.info, l.Body, v)
+				c.Var, c.Plain = v, !astq.RefersTo(w.info, l.Body, v)
 			} else if id.Name != "_" {
 				return nil // for i = range n: an outer variable
 			}
@@ -591,11 +657,7 @@ func (w *walker) modifiedIn(v *types.Var, n ast.Node) bool {
 }
 
 func (w *walker) isVar(e ast.Expr, v types.Object) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	return w.info.Uses[id] == v || w.info.Defs[id] == v
+	return astq.IsVar(w.info, e, v)
 }
 
 // bodyBound finds a bound checked inside the loop body: an attempt counter
@@ -672,7 +734,7 @@ func (w *walker) elapsedCheck(cond ast.Expr) bool {
 	found := false
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if isFunc(callee(w.info, c), "time.Since", "time.Until", "time.Time.After", "time.Time.Before", "time.Time.Sub", "time.Time.Compare") {
+			if astq.IsFunc(astq.Callee(w.info, c), "time.Since", "time.Until", "time.Time.After", "time.Time.Before", "time.Time.Sub", "time.Time.Compare") {
 				found = true
 			}
 		}
@@ -875,7 +937,7 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		if c, ok := n.(*ast.CallExpr); ok && callee(w.info, c) == fs.obj {
+		if c, ok := n.(*ast.CallExpr); ok && astq.Callee(w.info, c) == fs.obj {
 			selfCall = c
 		}
 		return selfCall == nil
@@ -900,7 +962,7 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 	ops := w.opsIn(fs.body)
 	delete(ops, selfCall)
 	for op := range ops {
-		if callee(w.info, op) == fs.obj {
+		if astq.Callee(w.info, op) == fs.obj {
 			delete(ops, op)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // The simulator walks a retry candidate's body twice over: once assuming
@@ -755,8 +757,8 @@ func (s *sim) noReturn(call *ast.CallExpr) bool {
 			return true
 		}
 	}
-	fn := callee(s.info, call)
-	switch funcPath(fn) {
+	fn := astq.Callee(s.info, call)
+	switch astq.FuncPath(fn) {
 	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf",
 		"log.Logger.Fatal", "log.Logger.Fatalf", "log.Logger.Fatalln",
 		"testing.common.Fatal", "testing.common.Fatalf", "testing.common.FailNow", "testing.common.SkipNow",
@@ -770,7 +772,7 @@ func (s *sim) callsSelf(r *ast.ReturnStmt) bool {
 	found := false
 	for _, e := range r.Results {
 		ast.Inspect(e, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && callee(s.info, c) == s.self {
+			if c, ok := n.(*ast.CallExpr); ok && astq.Callee(s.info, c) == s.self {
 				found = true
 			}
 			return !found
@@ -800,7 +802,7 @@ func (s *sim) expr(e ast.Expr, p *path) {
 				}
 				p.delays[t] = d // the next round's wait on t waits d
 			}
-			if s.self != nil && callee(s.info, n) == s.self {
+			if s.self != nil && astq.Callee(s.info, n) == s.self {
 				p.out = outNext
 			}
 		case *ast.UnaryExpr:
@@ -1062,10 +1064,10 @@ func (s *sim) rearms(call *ast.CallExpr) (types.Object, ast.Expr) {
 		return nil, nil
 	}
 	var x ast.Expr
-	switch fn := callee(s.info, call); {
-	case isFunc(fn, "time.Timer.Reset") && len(call.Args) == 1:
+	switch fn := astq.Callee(s.info, call); {
+	case astq.IsFunc(fn, "time.Timer.Reset") && len(call.Args) == 1:
 		x = call.Fun.(*ast.SelectorExpr).X
-	case isFunc(fn, "time.AfterFunc") && len(call.Args) == 2:
+	case astq.IsFunc(fn, "time.AfterFunc") && len(call.Args) == 2:
 		return s.signals(call)
 	case fn == nil:
 		// failure(), a local closure that schedules the signal.
@@ -1073,7 +1075,7 @@ func (s *sim) rearms(call *ast.CallExpr) (types.Object, ast.Expr) {
 			var t types.Object
 			var d ast.Expr
 			ast.Inspect(lit.Body, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && t == nil && isFunc(callee(s.info, c), "time.AfterFunc") && len(c.Args) == 2 {
+				if c, ok := n.(*ast.CallExpr); ok && t == nil && astq.IsFunc(astq.Callee(s.info, c), "time.AfterFunc") && len(c.Args) == 2 {
 					t, d = s.signals(c)
 				}
 				return t == nil
@@ -1128,7 +1130,7 @@ func (s *sim) chanValue(r ast.Expr) Tri {
 		if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && s.info.Uses[id] == types.Universe.Lookup("make") {
 			return Yes
 		}
-		if isFunc(callee(s.info, c), "time.After", "time.Tick") {
+		if astq.IsFunc(astq.Callee(s.info, c), "time.After", "time.Tick") {
 			return Yes
 		}
 	}
@@ -1306,7 +1308,7 @@ func (s *sim) evalIdent(e *ast.Ident, p *path) Tri {
 // evalCall evaluates a classifier of the code (isRetryable(resp.StatusCode)),
 // an operation returning a bool, and errors.Is/As of a nil error (false).
 func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
-	if fn := callee(s.info, e); fn != nil && !s.ops[e] && isBool(s.info.TypeOf(e)) {
+	if fn := astq.Callee(s.info, e); fn != nil && !s.ops[e] && isBool(s.info.TypeOf(e)) {
 		if v := s.classify(e.Args, s.w.predPolarity(fn), p); v != Unknown {
 			return v
 		}
@@ -1330,7 +1332,7 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 			p.statusObs = true // ... and was handed the failing response
 		}
 	}
-	if s.predObserves && callee(s.info, e) == nil {
+	if s.predObserves && astq.Callee(s.info, e) == nil {
 		for _, a := range e.Args {
 			if o := s.obj(a); o != nil && p.tainted[o] != nil {
 				p.observed[p.tainted[o]] = true
@@ -1338,7 +1340,7 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 			}
 		}
 	}
-	if fn := callee(s.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
+	if fn := astq.Callee(s.info, e); astq.IsFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 {
 		if o := s.obj(e.Args[0]); o != nil {
 			if c := p.tainted[o]; c != nil {
 				p.observed[c] = true
@@ -1365,7 +1367,7 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 // handle)) may be a consumer saying "go on". The one-argument classifiers
 // (classify, classifyErr) read what they can.
 func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
-	fn := callee(s.info, call)
+	fn := astq.Callee(s.info, call)
 	static := fn != nil && !isInterfaceMethod(fn)
 	if static && (len(call.Args) < 2 || !isBool(s.info.TypeOf(call)) || !s.w.examinesOutcome(fn)) {
 		return nil
@@ -1410,7 +1412,7 @@ func (w *walker) examinesOutcome(fn *types.Func) bool {
 		case *ast.SelectorExpr:
 			found = found || n.Sel.Name == "StatusCode" && param(n.X)
 		case *ast.CallExpr:
-			found = found || isFunc(callee(w.info, n), "errors.Is", "errors.As") && len(n.Args) > 0 && param(n.Args[0])
+			found = found || astq.IsFunc(astq.Callee(w.info, n), "errors.Is", "errors.As") && len(n.Args) > 0 && param(n.Args[0])
 		}
 		return !found
 	})
@@ -1507,10 +1509,10 @@ func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
 // evalEq evaluates x == y.
 func (s *sim) evalEq(x, y ast.Expr, p *path) Tri {
 	x, y = ast.Unparen(x), ast.Unparen(y)
-	if isNil(y) {
+	if astq.IsNil(s.info, y) {
 		x, y = y, x
 	}
-	if isNil(x) {
+	if astq.IsNil(s.info, x) {
 		return s.evalNilEq(y, p)
 	}
 	// The gRPC code of an outcome: codes.OK (0) when the error is nil,
@@ -1588,7 +1590,7 @@ func (s *sim) evalNilEq(y ast.Expr, p *path) Tri {
 // (status.Code(err)), or nil.
 func (s *sim) grpcCodeOf(e ast.Expr) types.Object {
 	c, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(c.Args) != 1 || !isFunc(callee(s.info, c), "google.golang.org/grpc/status.Code") {
+	if !ok || len(c.Args) != 1 || !astq.IsFunc(astq.Callee(s.info, c), "google.golang.org/grpc/status.Code") {
 		return nil
 	}
 	o := s.obj(c.Args[0])
@@ -1673,11 +1675,6 @@ func (s *sim) carriedErr(e ast.Expr, p *path) types.Object {
 		p.obs++
 	}
 	return o
-}
-
-func isNil(e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == "nil"
 }
 
 var (
@@ -1830,7 +1827,7 @@ func cmpInt(a int64, op token.Token, b int64) bool {
 func (s *sim) nonNilError(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		return isFunc(callee(s.info, e), "errors.New", "fmt.Errorf")
+		return astq.IsFunc(astq.Callee(s.info, e), "errors.New", "fmt.Errorf")
 	case *ast.Ident, *ast.SelectorExpr:
 		var id *ast.Ident
 		if sel, ok := e.(*ast.SelectorExpr); ok {
@@ -1940,7 +1937,7 @@ func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
 				round = true
 			}
 		case *ast.CallExpr:
-			if s.self != nil && callee(s.info, n) == s.self {
+			if s.self != nil && astq.Callee(s.info, n) == s.self {
 				round = true
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // A status-code classifier (a set of codes, or a predicate of one) says
@@ -322,7 +324,7 @@ func (w *walker) exprAtNil(e ast.Expr, param types.Object) Tri {
 			}
 		}
 	case *ast.CallExpr:
-		if fn := callee(w.info, e); isFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 && w.usedObj(e.Args[0]) == param {
+		if fn := astq.Callee(w.info, e); astq.IsFunc(fn, "errors.Is", "errors.As") && len(e.Args) > 0 && w.usedObj(e.Args[0]) == param {
 			return No
 		}
 	}
@@ -337,7 +339,7 @@ func (w *walker) exprAtNil(e ast.Expr, param types.Object) Tri {
 // returns false with every nil error and true somewhere (a "retry"
 // flag: a success never asks for another attempt), Unknown otherwise.
 func (w *walker) retryFlag(call *ast.CallExpr) Tri {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil {
 		return Unknown
 	}

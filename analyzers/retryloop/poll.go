@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Poll helpers (retryutil.Retry(interval, timeout, func() (bool, error)),
@@ -77,7 +79,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 // (by its fact, or a poller of this package read here), or nil, and
 // whether the helper sleeps blind.
 func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
-	fn := callee(w.info, c)
+	fn := astq.Callee(w.info, c)
 	if fn == nil {
 		return nil, false
 	}
@@ -139,7 +141,7 @@ func (w *walker) sleepsBlindIn(loop ast.Node) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			sleeps = sleeps || isFunc(callee(w.info, n), "time.Sleep")
+			sleeps = sleeps || astq.IsFunc(astq.Callee(w.info, n), "time.Sleep")
 			consults = consults || w.consults(n)
 		case *ast.UnaryExpr:
 			consults = consults || n.Op == token.ARROW && w.isConsultRecv(n.X)
@@ -180,7 +182,7 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) (poll, retriesErr boo
 				continue
 			}
 			cond := ast.Unparen(st.Cond)
-			if errVar != nil && refersTo(w.info, cond, errVar) {
+			if errVar != nil && astq.RefersTo(w.info, cond, errVar) {
 				errLeaves = true
 			}
 			if w.usedObj(cond) == okVar {
@@ -205,7 +207,7 @@ func (w *walker) pollBlock(stmts []ast.Stmt, v *types.Var) (poll, retriesErr boo
 // mentionsIn reports whether the statements refer to v.
 func (w *walker) mentionsIn(stmts []ast.Stmt, v types.Object) bool {
 	for _, st := range stmts {
-		if refersTo(w.info, st, v) {
+		if astq.RefersTo(w.info, st, v) {
 			return true
 		}
 	}
@@ -269,7 +271,7 @@ func (w *walker) swallowedFailure(cond ast.Expr) *ast.CallExpr {
 func (w *walker) sleepParam(loop ast.Node, fs *fnScope) int {
 	i := -1
 	ast.Inspect(loop, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && isFunc(callee(w.info, c), "time.Sleep") && len(c.Args) == 1 {
+		if c, ok := n.(*ast.CallExpr); ok && astq.IsFunc(astq.Callee(w.info, c), "time.Sleep") && len(c.Args) == 1 {
 			if _, j := w.paramOf(c.Args[0], fs); j >= 0 {
 				i = j
 			}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // remoteFuncs are standard-library calls that reach the network.
@@ -101,7 +103,7 @@ func (c *walker) isRemoteFunc(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	if remoteFuncPkgs[fn.Pkg().Path()] && remoteFuncs[funcPath(fn)] {
+	if remoteFuncPkgs[fn.Pkg().Path()] && remoteFuncs[astq.FuncPath(fn)] {
 		return true
 	}
 	path := fn.Pkg().Path()
@@ -160,7 +162,7 @@ func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
 
 // isRemoteCall reports whether a call reaches the network.
 func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil {
 		if remoteFuncType(w.info.TypeOf(call.Fun)) {
 			return true

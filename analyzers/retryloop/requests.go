@@ -8,6 +8,8 @@ import (
 	"net/textproto"
 	"slices"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // clientTimeout reports whether the http.Client of a method call has a timeout.
@@ -134,8 +136,8 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 				same = false // req = other: not built here
 				continue
 			}
-			fn := callee(w.info, c)
-			isBuild := isFunc(fn, "net/http.NewRequest", "net/http.NewRequestWithContext")
+			fn := astq.Callee(w.info, c)
+			isBuild := astq.IsFunc(fn, "net/http.NewRequest", "net/http.NewRequestWithContext")
 			if f := w.factOf(fn); f != nil && f.Build != nil {
 				isBuild = true
 			}
@@ -144,7 +146,7 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 				same = false
 			case build == nil:
 				build = c
-			case callee(w.info, build) != fn || !w.sameMethodArg(build, c):
+			case astq.Callee(w.info, build) != fn || !w.sameMethodArg(build, c):
 				same = false
 			}
 		}
@@ -163,7 +165,7 @@ func (w *walker) requestBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 func (w *walker) requestCopyOf(e ast.Expr) ast.Expr {
 	for {
 		c, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || !isFunc(callee(w.info, c), "net/http.Request.WithContext", "net/http.Request.Clone") {
+		if !ok || !astq.IsFunc(astq.Callee(w.info, c), "net/http.Request.WithContext", "net/http.Request.Clone") {
 			return e
 		}
 		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
@@ -192,12 +194,12 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 		if !ok {
 			return true
 		}
-		fn := callee(w.info, call)
+		fn := astq.Callee(w.info, call)
 		switch {
-		case isFunc(fn, "net/http.Post", "net/http.PostForm", "net/http.Client.Post", "net/http.Client.PostForm"):
+		case astq.IsFunc(fn, "net/http.Post", "net/http.PostForm", "net/http.Client.Post", "net/http.Client.PostForm"):
 			r := &Request{Pos: call.Pos(), Send: call, Method: "POST", Shortcut: true}
 			site.Requests = append(site.Requests, r)
-		case isFunc(fn, "net/http.Client.Do", "net/http.Transport.RoundTrip", "net/http.RoundTripper.RoundTrip") && len(call.Args) == 1:
+		case astq.IsFunc(fn, "net/http.Client.Do", "net/http.Transport.RoundTrip", "net/http.RoundTripper.RoundTrip") && len(call.Args) == 1:
 			r := &Request{Pos: call.Pos(), Send: call}
 			w.resolveRequest(r, call.Args[0], fs, node)
 			site.Requests = append(site.Requests, r)
@@ -255,7 +257,7 @@ func (w *walker) senderHeaders(fn *types.Func) []string {
 		var key ast.Expr
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if isFunc(callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") && len(n.Args) == 2 {
+			if astq.IsFunc(astq.Callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") && len(n.Args) == 2 {
 				key = n.Args[0]
 			}
 		case *ast.AssignStmt:
@@ -305,7 +307,7 @@ func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.No
 	}
 	r.Build = w.requestBuild(e, fs)
 	if r.Build != nil {
-		b := w.factOf(callee(w.info, r.Build))
+		b := w.factOf(astq.Callee(w.info, r.Build))
 		if m := w.methodArg(r.Build); m != nil {
 			r.Method = w.constString(m, fs)
 		} else if b != nil && b.Build != nil {
@@ -331,7 +333,7 @@ func (w *walker) resolveRequest(r *Request, e ast.Expr, fs *fnScope, loop ast.No
 			if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(n.Args) != 2 {
 				return true
 			}
-			if !isFunc(callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") {
+			if !astq.IsFunc(astq.Callee(w.info, n), "net/http.Header.Set", "net/http.Header.Add") {
 				return true
 			}
 			if !w.headerOf(sel.X, v) {
@@ -387,8 +389,8 @@ func (w *walker) mintedIn(val ast.Expr, fs *fnScope, loop ast.Node) bool {
 		ast.Inspect(e, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
 				if tv, ok := w.info.Types[c.Fun]; !(ok && tv.IsType()) {
-					fn := callee(w.info, c)
-					if fn == nil || !isFunc(fn, "strconv.Itoa", "fmt.Sprint", "fmt.Sprintf") || containsRandCall(w.info, c) {
+					fn := astq.Callee(w.info, c)
+					if fn == nil || !astq.IsFunc(fn, "strconv.Itoa", "fmt.Sprint", "fmt.Sprintf") || containsRandCall(w.info, c) {
 						found = true
 					}
 				}
@@ -441,7 +443,7 @@ func (w *walker) mintedIn(val ast.Expr, fs *fnScope, loop ast.Node) bool {
 func containsRandCall(info *types.Info, e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && isRandFunc(callee(info, c)) {
+		if c, ok := n.(*ast.CallExpr); ok && isRandFunc(astq.Callee(info, c)) {
 			found = true
 		}
 		return !found

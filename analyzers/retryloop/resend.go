@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"net/textproto"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Requests built by one function and re-sent by a retrying client in
@@ -47,7 +49,7 @@ func (w *walker) resendFact(fs *fnScope, libSites []*Site) *ResendFact {
 	}
 	for _, s := range libSites {
 		call, ok := s.Node.(*ast.CallExpr)
-		if !ok || !s.LibAnyMethod || len(call.Args) != 1 || !isFunc(callee(w.info, call), retryablehttpPath+".Client.Do") {
+		if !ok || !s.LibAnyMethod || len(call.Args) != 1 || !astq.IsFunc(astq.Callee(w.info, call), retryablehttpPath+".Client.Do") {
 			continue
 		}
 		if f := w.recvField(call.Args[0], recv, fs, 0); f != "" {
@@ -74,7 +76,7 @@ func (w *walker) recvField(e ast.Expr, recv *types.Var, fs *fnScope, depth int) 
 		}
 	case *ast.CallExpr:
 		// r.req.WithContext(ctx): the same request.
-		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && isFunc(callee(w.info, x), retryablehttpPath+".Request.WithContext") {
+		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && astq.IsFunc(astq.Callee(w.info, x), retryablehttpPath+".Request.WithContext") {
 			return w.recvField(sel.X, recv, fs, depth+1)
 		}
 	case *ast.SelectorExpr:
@@ -157,7 +159,7 @@ func (w *walker) wrapped(e ast.Expr, fs *fnScope) *BuildFact {
 		return nil
 	}
 	if c, ok := e.(*ast.CallExpr); ok {
-		f := w.factOf(callee(w.info, c))
+		f := w.factOf(astq.Callee(w.info, c))
 		if f == nil || f.Build == nil || f.Build.Field == "" {
 			return nil
 		}
@@ -181,7 +183,7 @@ func (w *walker) wrapped(e ast.Expr, fs *fnScope) *BuildFact {
 		}
 		if build := w.rhBuild(kv.Value, fs); build != nil {
 			idx := 0
-			if isFunc(callee(w.info, build), retryablehttpPath+".NewRequestWithContext") {
+			if astq.IsFunc(astq.Callee(w.info, build), retryablehttpPath+".NewRequestWithContext") {
 				idx = 1
 			}
 			return w.methodFrom(&BuildFact{Field: key.Name, MethodParam: -1}, build, idx, fs)
@@ -223,7 +225,7 @@ func (w *walker) rhBuild(e ast.Expr, fs *fnScope) *ast.CallExpr {
 			}
 			continue
 		case *ast.CallExpr:
-			if isFunc(callee(w.info, x), retryablehttpPath+".NewRequest", retryablehttpPath+".NewRequestWithContext") {
+			if astq.IsFunc(astq.Callee(w.info, x), retryablehttpPath+".NewRequest", retryablehttpPath+".NewRequestWithContext") {
 				return x
 			}
 		}
@@ -252,7 +254,7 @@ func (w *walker) tupleBuild(v *types.Var, fs *fnScope) *ast.CallExpr {
 		}
 		return true
 	})
-	if n != 1 || found == nil || !isFunc(callee(w.info, found), retryablehttpPath+".NewRequest", retryablehttpPath+".NewRequestWithContext") {
+	if n != 1 || found == nil || !astq.IsFunc(astq.Callee(w.info, found), retryablehttpPath+".NewRequest", retryablehttpPath+".NewRequestWithContext") {
 		return nil
 	}
 	return found
@@ -355,7 +357,7 @@ func (w *walker) resentRequests(fs *fnScope) []*Request {
 
 // resent judges one v, err := builder(...) call.
 func (w *walker) resent(fs *fnScope, as *ast.AssignStmt, call *ast.CallExpr) *Request {
-	f := w.factOf(callee(w.info, call))
+	f := w.factOf(astq.Callee(w.info, call))
 	if f == nil || f.Build == nil || f.Build.Field == "" {
 		return nil
 	}
@@ -400,7 +402,7 @@ func (w *walker) resender(fs *fnScope, v *types.Var, field string) (*ast.CallExp
 		if !ok || w.usedObj(sel.X) != v {
 			return true
 		}
-		fn := callee(w.info, c)
+		fn := astq.Callee(w.info, c)
 		if g := w.factOf(fn); g != nil && g.Resends != nil && g.Resends.Field == field {
 			send, via = c, fn
 		}
@@ -423,7 +425,7 @@ func (w *walker) callerHeaders(fs *fnScope, v *types.Var) (names []string, known
 		defer func() { parents = append(parents, n) }()
 		if c, ok := n.(*ast.CallExpr); ok {
 			if sel, isSel := ast.Unparen(c.Fun).(*ast.SelectorExpr); isSel && w.usedObj(sel.X) == v {
-				if f := w.factOf(callee(w.info, c)); f == nil || f.Resends == nil {
+				if f := w.factOf(astq.Callee(w.info, c)); f == nil || f.Resends == nil {
 					known = false // req.SetKey(k): a method of its own may set it
 				}
 			}

@@ -13,6 +13,8 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/optlist"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Analyzer is the model of the default suite: the one the reporters'
@@ -218,7 +220,7 @@ func (w *walker) scanNode(n ast.Node, scopes []*fnScope) {
 	}
 	switch n := n.(type) {
 	case *ast.CallExpr:
-		fn := callee(w.info, n)
+		fn := astq.Callee(w.info, n)
 		for _, fs := range scopes {
 			fs.calls, fs.callees = append(fs.calls, n), append(fs.callees, fn)
 		}
@@ -380,7 +382,7 @@ func (w *walker) factOf(fn *types.Func) *FuncFact {
 
 // isBudgetCall reports whether a call consults a budget, limiter or breaker.
 func (w *walker) isBudgetCall(call *ast.CallExpr) bool {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil {
 		return false
 	}

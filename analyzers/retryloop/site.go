@@ -10,6 +10,8 @@ import (
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Result lists the retry sites of a package in source order.
@@ -173,6 +175,38 @@ type Request struct {
 	ClientTimeout Tri
 }
 
+// JumpKind is what a branch statement in a loop body does to the loop.
+type JumpKind int
+
+const (
+	JumpOther JumpKind = iota // of an inner loop, switch or select, or to another loop's label
+	JumpNext                  // continue (or continue L) of this loop: the next attempt
+	JumpLeave                 // break (or break L) of this loop: the code after it runs
+	JumpGoto                  // goto: anywhere
+)
+
+// Jump is one branch statement of a loop site's body.
+type Jump struct {
+	Stmt *ast.BranchStmt
+	Kind JumpKind
+}
+
+// JumpsIn reports whether one of the site's jumps of the given kinds
+// lies within the statements.
+func (s *Site) JumpsIn(stmts []ast.Stmt, kinds ...JumpKind) bool {
+	for _, j := range s.Jumps {
+		if !slices.Contains(kinds, j.Kind) {
+			continue
+		}
+		for _, st := range stmts {
+			if st.Pos() <= j.Stmt.Pos() && j.Stmt.End() <= st.End() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Tri is a three-valued truth.
 type Tri int
 
@@ -213,6 +247,10 @@ type Site struct {
 	RemoteWhy string
 	// Counter is the attempt counter of a counted loop, or nil.
 	Counter *Counter
+	// Jumps are the branch statements of a loop site's body (outside
+	// function literals), each with what it does to the loop: fixes
+	// read them rather than walk the body again.
+	Jumps []Jump
 	// Bound limits the attempts; BoundPos is where (the condition).
 	Bound    Bound
 	BoundPos token.Pos
@@ -344,7 +382,7 @@ func (s *Site) WaitsElsewhere(info *types.Info) bool {
 		if !ok || found {
 			return !found
 		}
-		if !isFunc(callee(info, c), "time.Sleep", "time.After", "time.NewTimer", "time.Tick", BudgetPath+".Sleep") {
+		if !astq.IsFunc(astq.Callee(info, c), "time.Sleep", "time.After", "time.NewTimer", "time.Tick", BudgetPath+".Sleep") {
 			return true
 		}
 		for _, w := range s.Waits {

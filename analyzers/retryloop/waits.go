@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // siteWaits classifies the waits between attempts, in source order. An
@@ -25,7 +27,7 @@ func (w *walker) siteWaits(s *sim, waits map[ast.Node]bool, chosen map[ast.Node]
 	var out []*Wait
 	for _, n := range wn {
 		if c, ok := n.(*ast.CallExpr); ok && w.swallows(c) {
-			fn := callee(w.info, c)
+			fn := astq.Callee(w.info, c)
 			fw := w.factOf(fn).FailWait
 			out = append(out, &Wait{Kind: WaitHelper, Node: c, Call: c, Growth: fw.Growth, Jitter: fw.Jitter, Cancellable: fw.Cancellable, Related: []token.Pos{fn.Pos()}})
 			continue
@@ -60,7 +62,7 @@ func (w *walker) chooseDelay(wt *Wait, x ast.Expr) {
 	}
 	if c, ok := x.(*ast.CallExpr); ok && w.rearmedOnFail(c) != nil {
 		// The function the round called chose the delay when it failed.
-		fn := callee(w.info, c)
+		fn := astq.Callee(w.info, c)
 		f := w.factOf(fn).FailRearm
 		wt.Delay, wt.Growth, wt.Jitter, wt.Related = nil, f.Growth, f.Jitter, []token.Pos{fn.Pos()}
 		return
@@ -77,7 +79,7 @@ func (w *walker) opWait(s *sim, n ast.Node) bool {
 	if !ok || !s.ops[c] {
 		return false
 	}
-	f := w.factOf(callee(w.info, c))
+	f := w.factOf(astq.Callee(w.info, c))
 	return f == nil || f.Wait == nil || f.Wait.Param < 0
 }
 
@@ -161,11 +163,11 @@ func (w *walker) assignedAfter(v types.Object, wn ast.Node, loop ast.Stmt) bool 
 // isWaitCall reports whether call waits: time.Sleep, budget.Sleep, or a
 // function known (by fact) to wait.
 func (w *walker) isWaitCall(call *ast.CallExpr) bool {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil || isInterfaceMethod(fn) {
 		return fn == nil && w.sleepVar(call) || w.opaqueWait(call)
 	}
-	if isFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
+	if astq.IsFunc(fn, "time.Sleep", BudgetPath+".Sleep") {
 		return true
 	}
 	f := w.factOf(fn)
@@ -216,7 +218,7 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 		if e == nil {
 			continue // a declaration without a value: nil until set
 		}
-		if fn, isFn := w.usedObj(e).(*types.Func); isFn && isFunc(fn, "time.Sleep") {
+		if fn, isFn := w.usedObj(e).(*types.Func); isFn && astq.IsFunc(fn, "time.Sleep") {
 			sleeps++
 		} else {
 			others++
@@ -238,7 +240,7 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 func (w *walker) isWaitRecv(x ast.Expr) bool {
 	x = ast.Unparen(x)
 	if c, ok := x.(*ast.CallExpr); ok {
-		return isFunc(callee(w.info, c), "time.After", "time.Tick")
+		return astq.IsFunc(astq.Callee(w.info, c), "time.After", "time.Tick")
 	}
 	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
 		t := w.info.TypeOf(sel.X)
@@ -282,7 +284,7 @@ func (w *walker) timerCallbackDelays(v *types.Var) []ast.Expr {
 	callbackSends := map[*ast.Ident]bool{}
 	ast.Inspect(w.cur.body, func(n ast.Node) bool {
 		c, ok := n.(*ast.CallExpr)
-		if !ok || len(c.Args) != 2 || !isFunc(callee(w.info, c), "time.AfterFunc") {
+		if !ok || len(c.Args) != 2 || !astq.IsFunc(astq.Callee(w.info, c), "time.AfterFunc") {
 			return true
 		}
 		lit, ok := ast.Unparen(c.Args[1]).(*ast.FuncLit)
@@ -350,10 +352,10 @@ func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
 	var delays []ast.Expr
 	other := !ok
 	for _, r := range vals {
-		if r == nil || isNil(ast.Unparen(r)) {
+		if r == nil || astq.IsNil(w.info, r) {
 			continue
 		}
-		if c, isCall := ast.Unparen(r).(*ast.CallExpr); isCall && isFunc(callee(w.info, c), "time.After") && len(c.Args) == 1 {
+		if c, isCall := ast.Unparen(r).(*ast.CallExpr); isCall && astq.IsFunc(astq.Callee(w.info, c), "time.After") && len(c.Args) == 1 {
 			delays = append(delays, c.Args[0])
 			continue
 		}
@@ -371,13 +373,13 @@ func (w *walker) afterVar(x ast.Expr) (ast.Expr, bool) {
 // consults reports whether call checks a context: ctx.Err(), or a
 // context-aware wait (budget.Sleep, a waiting helper that takes the context).
 func (w *walker) consults(call *ast.CallExpr) bool {
-	fn := callee(w.info, call)
+	fn := astq.Callee(w.info, call)
 	if fn == nil {
 		return false
 	}
 	// context.Context's own method, also promoted through a struct that
 	// embeds it (caddy.Context).
-	if isFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
+	if astq.IsFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
 		return true
 	}
 	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable && w.handedStop(call, fn) {
@@ -406,7 +408,7 @@ func (w *walker) handedStop(call *ast.CallExpr, fn *types.Func) bool {
 func (w *walker) isConsultRecv(x ast.Expr) bool {
 	x = ast.Unparen(x)
 	if c, ok := x.(*ast.CallExpr); ok {
-		return isFunc(callee(w.info, c), "context.Context.Done")
+		return astq.IsFunc(astq.Callee(w.info, c), "context.Context.Done")
 	}
 	t := w.info.TypeOf(x)
 	return t != nil && isStopChan(t)
@@ -446,16 +448,16 @@ func (w *walker) handsStop(call *ast.CallExpr) bool {
 func (w *walker) classifyWait(n ast.Node) *Wait {
 	switch n := n.(type) {
 	case *ast.CallExpr:
-		fn := callee(w.info, n)
+		fn := astq.Callee(w.info, n)
 		switch {
-		case isFunc(fn, "time.Sleep") || fn == nil && w.sleepVar(n):
+		case astq.IsFunc(fn, "time.Sleep") || fn == nil && w.sleepVar(n):
 			wt := &Wait{Kind: WaitSleep, Node: n, Call: n}
 			if len(n.Args) == 1 {
 				wt.Delay = n.Args[0]
 			}
 			w.judgeDelay(wt)
 			return wt
-		case isFunc(fn, BudgetPath+".Sleep"):
+		case astq.IsFunc(fn, BudgetPath+".Sleep"):
 			wt := &Wait{Kind: WaitHelper, Node: n, Call: n, Cancellable: true}
 			if len(n.Args) == 2 {
 				wt.Delay = n.Args[1]
@@ -519,7 +521,7 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 func (w *walker) tickWait(n *ast.RangeStmt) *Wait {
 	if c, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && w.tickSourceCall(c) {
 		wt := &Wait{Kind: WaitHelper, Node: n, Growth: GrowthUnknown}
-		if fn := callee(w.info, c); fn != nil {
+		if fn := astq.Callee(w.info, c); fn != nil {
 			wt.Related = append(wt.Related, fn.Pos())
 		}
 		return wt
@@ -535,7 +537,7 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 	x = ast.Unparen(x)
 	if c, ok := x.(*ast.CallExpr); ok {
 		wt.Call = c
-		if isFunc(callee(w.info, c), "time.Tick") {
+		if astq.IsFunc(astq.Callee(w.info, c), "time.Tick") {
 			wt.Kind = WaitTicker
 		}
 		if len(c.Args) == 1 {
@@ -612,7 +614,7 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 					continue
 				}
 				c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr)
-				if ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 && t.defs == 1 && t.arg != nil {
+				if ok && astq.IsFunc(astq.Callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 && t.defs == 1 && t.arg != nil {
 					// timeout = time.NewTimer(d) again: it re-arms the
 					// timer like a Reset.
 					t.resets++
@@ -620,12 +622,12 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 					continue
 				}
 				t.defs++
-				if ok && isFunc(callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
+				if ok && astq.IsFunc(astq.Callee(w.info, c), "time.NewTimer") && len(c.Args) == 1 {
 					t.arg = c.Args[0]
 				}
 			}
 		case *ast.CallExpr:
-			if s, ok := n.Fun.(*ast.SelectorExpr); ok && isFunc(callee(w.info, n), "time.Timer.Reset") && w.isVar(s.X, v) {
+			if s, ok := n.Fun.(*ast.SelectorExpr); ok && astq.IsFunc(astq.Callee(w.info, n), "time.Timer.Reset") && w.isVar(s.X, v) {
 				t.resets++
 				if len(n.Args) == 1 {
 					t.resetArg = n.Args[0]
@@ -644,7 +646,7 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 // remote failure and returns it to no one (FuncFact.FailWait), called as
 // a statement.
 func (w *walker) swallows(call *ast.CallExpr) bool {
-	f := w.factOf(callee(w.info, call))
+	f := w.factOf(astq.Callee(w.info, call))
 	return f != nil && f.FailWait != nil
 }
 
@@ -773,7 +775,7 @@ func isTimerPtr(t types.Type) bool {
 // rearmedOnFail returns the timer variable a call hands a function that
 // re-arms it on failure (FuncFact.FailRearm), or nil.
 func (w *walker) rearmedOnFail(call *ast.CallExpr) types.Object {
-	f := w.factOf(callee(w.info, call))
+	f := w.factOf(astq.Callee(w.info, call))
 	if f == nil || f.FailRearm == nil {
 		return nil
 	}
@@ -872,7 +874,7 @@ func (w *walker) plainWait(st ast.Stmt) bool {
 	case *ast.ExprStmt:
 		switch x := ast.Unparen(st.X).(type) {
 		case *ast.CallExpr:
-			return isFunc(callee(w.info, x), "time.Sleep", BudgetPath+".Sleep")
+			return astq.IsFunc(astq.Callee(w.info, x), "time.Sleep", BudgetPath+".Sleep")
 		case *ast.UnaryExpr:
 			return x.Op == token.ARROW && w.isWaitRecv(x.X)
 		}

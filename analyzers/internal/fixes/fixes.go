@@ -14,10 +14,12 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // BudgetPath is the import path of the bundled retry-budget library.
-const BudgetPath = "github.com/retrylint/retrylint/budget"
+const BudgetPath = astq.BudgetPath
 
 // MaxAttempts is the most attempts a fix hands to the budget library
 // (budget.WithAttempts, budget.Backoff): its own ceiling. A loop that

@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/types/typeutil"
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // Attempt counts of a library site (Site.Attempts): a positive number is
@@ -44,14 +44,14 @@ func (s *scope) attempts(site *Site, fn *types.Func) int {
 		}
 	case "github.com/cenkalti/backoff/v5", "github.com/cenkalti/backoff/v7":
 		for _, a := range call.Args[2:] {
-			if oc, ok := ast.Unparen(a).(*ast.CallExpr); ok && is(s.callee(oc), site.Library, "", "WithMaxTries") && len(oc.Args) == 1 {
+			if oc, ok := ast.Unparen(a).(*ast.CallExpr); ok && astq.IsFunc(s.callee(oc), site.Library+".WithMaxTries") && len(oc.Args) == 1 {
 				if n, ok := s.intConst(oc.Args[0]); ok && n > 0 {
 					return int(n)
 				}
 			}
 		}
 	case "k8s.io/client-go":
-		if is(fn, k8sRetry, "", "OnError") {
+		if astq.IsFunc(fn, k8sRetry+".OnError") {
 			return s.k8sSteps(call.Args[0])
 		}
 	}
@@ -146,7 +146,7 @@ var awsRetryConfig = map[string]bool{
 // the package configures a retryer anywhere the count is not the default
 // and ok is false: unknown, not absent.
 func ClientRetries(env *Env, call *ast.CallExpr) (attempts int, budgeted bool, what string, ok bool) {
-	fn, _ := typeutil.Callee(env.Info, call).(*types.Func)
+	fn := astq.Callee(env.Info, call)
 	if fn == nil || fn.Pkg() == nil || !hasPrefix(fn.Pkg().Path(), awsService) {
 		return 0, false, "", false
 	}

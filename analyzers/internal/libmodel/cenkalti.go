@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const (
@@ -64,10 +66,10 @@ func (s *scope) cenkaltiBase(c *cfg, pkg string) (p *expBackoff, bases int) {
 	for _, call := range c.calls {
 		fn := s.callee(call)
 		switch {
-		case is(fn, pkg, "", "NewExponentialBackOff"):
+		case astq.IsFunc(fn, pkg+".NewExponentialBackOff"):
 			bases++
 			p.kind, p.node = "exponential", call
-		case is(fn, pkg, "", "NewConstantBackOff"):
+		case astq.IsFunc(fn, pkg+".NewConstantBackOff"):
 			bases++
 			p.kind, p.node = "constant", call
 		}
@@ -157,11 +159,11 @@ func (st *cenkaltiSettings) fromOptions(s *scope, ctor *ast.CallExpr, pkg string
 			return false
 		}
 		switch {
-		case is(fn, pkg, "", "WithRandomizationFactor"):
+		case astq.IsFunc(fn, pkg+".WithRandomizationFactor"):
 			st.rf.set(s, oc.Args[0], oc.Args[0])
-		case is(fn, pkg, "", "WithMultiplier"):
+		case astq.IsFunc(fn, pkg+".WithMultiplier"):
 			st.mult.set(s, oc.Args[0], oc.Args[0])
-		case is(fn, pkg, "", "WithMaxElapsedTime"):
+		case astq.IsFunc(fn, pkg+".WithMaxElapsedTime"):
 			st.elapsed.set(s, oc.Args[0], oc.Args[0])
 		}
 	}
@@ -320,7 +322,7 @@ func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff) Issue {
 func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	// v7 keeps v5's API (Retry[T](ctx, op, opts...) and its options).
 	mod := fn.Pkg().Path()
-	if fn.Type().(*types.Signature).Recv() != nil || !is(fn, mod, "", "Retry") || len(call.Args) < 2 {
+	if fn.Type().(*types.Signature).Recv() != nil || !astq.IsFunc(fn, mod+".Retry") || len(call.Args) < 2 {
 		return nil
 	}
 	b := newSite(call)
@@ -381,9 +383,9 @@ func (s *scope) backoffV5Options(args []ast.Expr, mod string) backoffV5Opts {
 		}
 		ofn := s.callee(oc)
 		switch {
-		case is(ofn, mod, "", "WithBackOff") && len(oc.Args) == 1:
+		case astq.IsFunc(ofn, mod+".WithBackOff") && len(oc.Args) == 1:
 			o.bo = oc.Args[0]
-		case is(ofn, mod, "", "WithMaxTries") && len(oc.Args) == 1:
+		case astq.IsFunc(ofn, mod+".WithMaxTries") && len(oc.Args) == 1:
 			n, ok := s.intConst(oc.Args[0])
 			if ok && n == 1 {
 				return backoffV5Opts{stop: optionsNoRetries}
@@ -391,10 +393,10 @@ func (s *scope) backoffV5Options(args []ast.Expr, mod string) backoffV5Opts {
 			if !ok || n != 0 {
 				o.maxTries = true
 			}
-		case is(ofn, mod, "", "WithMaxElapsedTime") && len(oc.Args) == 1:
+		case astq.IsFunc(ofn, mod+".WithMaxElapsedTime") && len(oc.Args) == 1:
 			o.noElapsed = s.isZero(oc.Args[0])
 			o.elapsedAt = oc
-		case is(ofn, mod, "", "WithNotify"):
+		case astq.IsFunc(ofn, mod+".WithNotify"):
 		default:
 			if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != mod {
 				return backoffV5Opts{stop: optionsUnseen} // an option from elsewhere

@@ -10,6 +10,8 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const grpcPkg = "google.golang.org/grpc"
@@ -42,11 +44,11 @@ func ServiceConfigIssues(env *Env, file *ast.File) []Issue {
 		if !ok {
 			return true
 		}
-		fn, _ := typeutilCallee(env, call)
-		if is(fn, grpcPkg, "", "WithMaxCallAttempts") {
+		fn := (&scope{env: env}).callee(call)
+		if astq.IsFunc(fn, grpcPkg+".WithMaxCallAttempts") {
 			maxCallAttempts = true
 		}
-		if is(fn, grpcPkg, "", "WithDefaultServiceConfig") && len(call.Args) == 1 {
+		if astq.IsFunc(fn, grpcPkg+".WithDefaultServiceConfig") && len(call.Args) == 1 {
 			calls = append(calls, call)
 		}
 		return true
@@ -56,12 +58,6 @@ func ServiceConfigIssues(env *Env, file *ast.File) []Issue {
 		issues = append(issues, serviceConfig(env, file, call, maxCallAttempts)...)
 	}
 	return issues
-}
-
-func typeutilCallee(env *Env, call *ast.CallExpr) (*types.Func, bool) {
-	s := &scope{env: env}
-	fn := s.callee(call)
-	return fn, fn != nil
 }
 
 // serviceConfig checks one WithDefaultServiceConfig call.

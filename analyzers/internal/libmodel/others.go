@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const (
@@ -27,7 +29,7 @@ var failsafeLimiters = []string{
 var failsafeRuns = []string{"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution"}
 
 func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !is(fn, failsafe, "Executor", fn.Name()) || !oneOf(fn.Name(), failsafeRuns) || len(call.Args) != 1 {
+	if !astq.IsFunc(fn, failsafe+".Executor."+fn.Name()) || !oneOf(fn.Name(), failsafeRuns) || len(call.Args) != 1 {
 		return nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -235,9 +237,9 @@ func (s *scope) k8sBackoff(e ast.Expr, at ast.Node) (lit *ast.CompositeLit, fact
 
 func k8sWaitSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	switch {
-	case is(fn, k8sWait, "", "ExponentialBackoff") && len(call.Args) == 2:
+	case astq.IsFunc(fn, k8sWait+".ExponentialBackoff") && len(call.Args) == 2:
 		return s.k8sSite(call, call.Args[0], call.Args[1], "wait.ExponentialBackoff", true)
-	case is(fn, k8sWait, "", "ExponentialBackoffWithContext") && len(call.Args) == 3:
+	case astq.IsFunc(fn, k8sWait+".ExponentialBackoffWithContext") && len(call.Args) == 3:
 		return s.k8sSite(call, call.Args[1], call.Args[2], "wait.ExponentialBackoffWithContext", false)
 	}
 	if i, ok := k8sPollCond[fn.Name()]; ok && fn.Pkg() != nil && fn.Pkg().Path() == k8sWait && i < len(call.Args) {
@@ -384,9 +386,9 @@ func (s *scope) absence(cond ast.Expr) bool {
 		}
 		fn := s.callee(c)
 		switch {
-		case is(fn, "k8s.io/apimachinery/pkg/api/errors", "", "IsNotFound"), is(fn, "os", "", "IsNotExist"):
+		case astq.IsFunc(fn, "k8s.io/apimachinery/pkg/api/errors.IsNotFound"), astq.IsFunc(fn, "os.IsNotExist"):
 			found = true
-		case is(fn, "errors", "", "Is") && len(c.Args) == 2:
+		case astq.IsFunc(fn, "errors.Is") && len(c.Args) == 2:
 			found = s.objIs(c.Args[1], "io/fs", "ErrNotExist") || s.objIs(c.Args[1], "os", "ErrNotExist")
 		}
 		return !found
@@ -416,9 +418,9 @@ func k8sRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	switch {
 	// Both run wait.ExponentialBackoff, which sleeps with time.Sleep: a
 	// caller's context in scope is never observed between attempts.
-	case is(fn, k8sRetry, "", "OnError") && len(call.Args) == 3:
+	case astq.IsFunc(fn, k8sRetry+".OnError") && len(call.Args) == 3:
 		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", true), call.Args[2], "retry.OnError")
-	case is(fn, k8sRetry, "", "RetryOnConflict") && len(call.Args) == 2:
+	case astq.IsFunc(fn, k8sRetry+".RetryOnConflict") && len(call.Args) == 2:
 		// Conflicts are not overload: no budget needed.
 		return s.bgAttempts(s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", true), call.Args[1], "retry.RetryOnConflict")
 	}
@@ -444,11 +446,11 @@ func (s *scope) bgAttempts(site *Site, op ast.Expr, what string) *Site {
 		}
 		fn := s.callee(c)
 		switch {
-		case is(fn, "context", "", "Background") || is(fn, "context", "", "TODO"):
+		case astq.IsFunc(fn, "context.Background") || astq.IsFunc(fn, "context.TODO"):
 			if bg == nil {
 				bg = c
 			}
-		case is(fn, "context", "", "WithTimeout") || is(fn, "context", "", "WithDeadline"):
+		case astq.IsFunc(fn, "context.WithTimeout") || astq.IsFunc(fn, "context.WithDeadline"):
 			timeout = true
 		}
 		return true
@@ -500,7 +502,7 @@ func ftoa(f float64) string {
 }
 
 func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !is(fn, grpcMiddleware, "", "UnaryClientInterceptor") && !is(fn, grpcMiddleware, "", "StreamClientInterceptor") {
+	if !astq.IsFunc(fn, grpcMiddleware+".UnaryClientInterceptor") && !astq.IsFunc(fn, grpcMiddleware+".StreamClientInterceptor") {
 		return nil
 	}
 	opts, ok := s.options(call, 0)
@@ -563,13 +565,13 @@ func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
 	q := s.qualifier(grpcMiddleware)
 	bfn := s.callee(bc)
 	switch {
-	case is(bfn, grpcMiddleware, "", "BackoffLinear"):
+	case astq.IsFunc(bfn, grpcMiddleware+".BackoffLinear"):
 		i := issue(Sleep, CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts: "+consFixed)
 		if q != "" {
 			i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
 		}
 		b.add(i)
-	case is(bfn, grpcMiddleware, "", "BackoffExponential"):
+	case astq.IsFunc(bfn, grpcMiddleware+".BackoffExponential"):
 		i := issue(Jitter, CatNoJitter, bc, "retry.BackoffExponential grows without jitter: "+consNoJitter)
 		if q != "" {
 			i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
@@ -579,7 +581,7 @@ func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
 }
 
 func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !is(fn, eapache, "Retrier", fn.Name()) || !oneOf(fn.Name(), []string{"Run", "RunCtx", "RunFn"}) {
+	if !astq.IsFunc(fn, eapache+".Retrier."+fn.Name()) || !oneOf(fn.Name(), []string{"Run", "RunCtx", "RunFn"}) {
 		return nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -593,13 +595,13 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	for _, cc := range c.calls {
 		cfn := s.callee(cc)
 		switch {
-		case is(cfn, eapache, "", "New"):
+		case astq.IsFunc(cfn, eapache+".New"):
 			news = append(news, cc)
-		case is(cfn, eapache, "Retrier", "SetJitter") && len(cc.Args) == 1:
+		case astq.IsFunc(cfn, eapache+".Retrier.SetJitter") && len(cc.Args) == 1:
 			if f, ok := s.floatConst(cc.Args[0]); !ok || f > 0 && f <= 1 {
 				jitter = true
 			}
-		case is(cfn, eapache, "Retrier", "WithInfiniteRetry"):
+		case astq.IsFunc(cfn, eapache+".Retrier.WithInfiniteRetry"):
 			infinite = true
 		}
 	}
@@ -613,9 +615,9 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if policy != nil && !jitter {
 		pfn := s.callee(policy)
 		switch {
-		case is(pfn, eapache, "", "ConstantBackoff"):
+		case astq.IsFunc(pfn, eapache+".ConstantBackoff"):
 			b.add(issue(Sleep, CatFixedDelay, policy, "retrier.ConstantBackoff without SetJitter waits the same delay between attempts: "+consFixed))
-		case is(pfn, eapache, "", "ExponentialBackoff"), is(pfn, eapache, "", "LimitedExponentialBackoff"):
+		case astq.IsFunc(pfn, eapache+".ExponentialBackoff"), astq.IsFunc(pfn, eapache+".LimitedExponentialBackoff"):
 			b.add(issue(Jitter, CatNoJitter, policy, "retrier."+pfn.Name()+" without SetJitter grows without jitter: "+consNoJitter))
 		}
 	}
@@ -638,13 +640,13 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 
 func awsSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	switch {
-	case is(fn, awsRetry, "", "AddWithMaxAttempts") && len(call.Args) == 2:
+	case astq.IsFunc(fn, awsRetry+".AddWithMaxAttempts") && len(call.Args) == 2:
 		if s.isZero(call.Args[1]) {
 			b := newSite(call)
 			b.add(issue(Budget, CatUnbounded, call, "retry.AddWithMaxAttempts with 0 lets the aws retryer retry without limit: "+consUnbounded))
 			return b.site
 		}
-	case is(fn, awsRetry, "", "NewStandard") || is(fn, awsRetry, "", "NewAdaptiveMode"):
+	case astq.IsFunc(fn, awsRetry+".NewStandard") || astq.IsFunc(fn, awsRetry+".NewAdaptiveMode"):
 		var none ast.Node
 		for _, a := range call.Args {
 			r, ok := s.resolve(a)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const (
@@ -203,7 +205,7 @@ func (o *restyOptions) maxWaitTime(cc *ast.CallExpr) {
 func (o *restyOptions) delayStrategy(cc *ast.CallExpr) {
 	if len(cc.Args) == 1 {
 		if r, ok := o.s.resolve(cc.Args[0]); ok {
-			if rc, ok := r.(*ast.CallExpr); ok && is(o.s.callee(rc), o.pkg, "", "RetryConstantDelayStrategy") {
+			if rc, ok := r.(*ast.CallExpr); ok && astq.IsFunc(o.s.callee(rc), o.pkg+".RetryConstantDelayStrategy") {
 				o.b.add(issue(Sleep, CatFixedDelay, rc, o.name+" RetryConstantDelayStrategy waits the same delay between attempts: "+consFixed))
 			}
 		}
@@ -327,7 +329,7 @@ func (s *scope) hookBudget(cc *ast.CallExpr) bool {
 // request through that client elsewhere retries, so the budget is judged
 // here, over this configuration chain.
 func restyConfigSite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
-	if !is(fn, pkg, "Client", "SetRetryCount") || len(call.Args) != 1 {
+	if !astq.IsFunc(fn, pkg+".Client.SetRetryCount") || len(call.Args) != 1 {
 		return nil
 	}
 	if n, ok := s.intConst(call.Args[0]); !ok || n <= 0 {

@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"net/textproto"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // A resty client held in a struct field (an SDK's c.resty) is switched to
@@ -85,7 +87,7 @@ func (s *scope) restyWrapper(calls []*ast.CallExpr) (*ast.CallExpr, []*ast.CallE
 		if len(chain) == 0 {
 			continue
 		}
-		if first := s.callee(chain[0]); !is(first, restyV2, "Client", "R") && !is(first, restyV2, "Client", "NewRequest") {
+		if first := s.callee(chain[0]); !astq.IsFunc(first, restyV2+".Client.R") && !astq.IsFunc(first, restyV2+".Client.NewRequest") {
 			continue
 		}
 		return cc, chain
@@ -128,7 +130,7 @@ func (s *scope) restyFieldRetries(f *types.Var) bool {
 	on := false
 	for _, fc := range s.fieldChains(f) {
 		for _, cc := range fc.calls {
-			if !is(s.callee(cc), restyV2, "Client", "SetRetryCount") || len(cc.Args) != 1 {
+			if !astq.IsFunc(s.callee(cc), restyV2+".Client.SetRetryCount") || len(cc.Args) != 1 {
 				continue
 			}
 			if n, ok := s.intConst(cc.Args[0]); ok {

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strconv"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const retryablehttp = "github.com/hashicorp/go-retryablehttp"
@@ -60,7 +62,7 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	}
 	var news []*ast.CallExpr
 	for _, call := range c.calls {
-		if is(s.callee(call), retryablehttp, "", "NewClient") {
+		if astq.IsFunc(s.callee(call), retryablehttp+".NewClient") {
 			news = append(news, call)
 		}
 	}
@@ -242,11 +244,11 @@ func (s *scope) rhRequestOf(call *ast.CallExpr, name string) rhRequest {
 func (s *scope) rhBuiltBy(req *rhRequest, rc *ast.CallExpr) {
 	rfn := s.callee(rc)
 	switch {
-	case is(rfn, retryablehttp, "", "NewRequest") && len(rc.Args) == 3:
+	case astq.IsFunc(rfn, retryablehttp+".NewRequest") && len(rc.Args) == 3:
 		req.method, req.build = s.method(rc.Args[0]), rc
-	case is(rfn, retryablehttp, "", "NewRequestWithContext") && len(rc.Args) == 4:
+	case astq.IsFunc(rfn, retryablehttp+".NewRequestWithContext") && len(rc.Args) == 4:
 		req.method, req.build = s.method(rc.Args[1]), rc
-	case is(rfn, retryablehttp, "", "FromRequest") && len(rc.Args) == 1:
+	case astq.IsFunc(rfn, retryablehttp+".FromRequest") && len(rc.Args) == 1:
 		hr, ok := s.resolve(rc.Args[0])
 		hc, isCall := hr.(*ast.CallExpr)
 		if !ok || !isCall {
@@ -254,9 +256,9 @@ func (s *scope) rhBuiltBy(req *rhRequest, rc *ast.CallExpr) {
 		}
 		hfn := s.callee(hc)
 		switch {
-		case is(hfn, "net/http", "", "NewRequest") && len(hc.Args) == 3:
+		case astq.IsFunc(hfn, "net/http.NewRequest") && len(hc.Args) == 3:
 			req.method = s.method(hc.Args[0])
-		case is(hfn, "net/http", "", "NewRequestWithContext") && len(hc.Args) == 4:
+		case astq.IsFunc(hfn, "net/http.NewRequestWithContext") && len(hc.Args) == 4:
 			req.method = s.method(hc.Args[1])
 		}
 		req.build = rc
@@ -277,7 +279,7 @@ func (s *scope) judgeRHRequest(b *siteBuilder, call *ast.CallExpr, name string, 
 			b.add(s.rhNoKey(call, name, req))
 		}
 	}
-	if req.build != nil && is(s.callee(req.build), retryablehttp, "", "NewRequest") && !cl.timeout {
+	if req.build != nil && astq.IsFunc(s.callee(req.build), retryablehttp+".NewRequest") && !cl.timeout {
 		i := issue(Deadline, CatNoContext, req.build, "retryablehttp.NewRequest builds a request with no context: "+consNoCtx)
 		if ctx := s.ctxParam(); ctx != "" && q != "" {
 			i = i.fix("Use retryablehttp.NewRequestWithContext", replace(req.build.Fun, q+".NewRequestWithContext"), insert(req.build.Lparen+1, ctx+", "))

@@ -3,6 +3,8 @@ package libmodel
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 const (
@@ -38,7 +40,7 @@ func (s *scope) options(call *ast.CallExpr, from int) (opts []*ast.CallExpr, ok 
 }
 
 func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !is(fn, avast, "", "Do") && !is(fn, avast, "", "DoWithData") || len(call.Args) < 1 {
+	if !astq.IsFunc(fn, avast+".Do") && !astq.IsFunc(fn, avast+".DoWithData") || len(call.Args) < 1 {
 		return nil
 	}
 	return avastJudge(s, call, call, 1, avast)
@@ -48,7 +50,7 @@ func avastSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 // (*RetrierWithData[T]).Do on a retrier built by New(opts...) or
 // NewWithData[T](opts...), here or in a variable assigned once.
 func avastV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !is(fn, avastV5, "Retrier", "Do") && !is(fn, avastV5, "RetrierWithData", "Do") || len(call.Args) != 1 {
+	if !astq.IsFunc(fn, avastV5+".Retrier.Do") && !astq.IsFunc(fn, avastV5+".RetrierWithData.Do") || len(call.Args) != 1 {
 		return nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -60,7 +62,7 @@ func avastV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if !ok || !isCall {
 		return newSite(call).site // a retrier from elsewhere: its options are not known
 	}
-	if nfn := s.callee(nc); !is(nfn, avastV5, "", "New") && !is(nfn, avastV5, "", "NewWithData") {
+	if nfn := s.callee(nc); !astq.IsFunc(nfn, avastV5+".New") && !astq.IsFunc(nfn, avastV5+".NewWithData") {
 		return newSite(call).site
 	}
 	return avastJudge(s, call, nc, 0, avastV5)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/types/typeutil"
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
 
 // scope is what Sites knows about one function: where each local variable
@@ -198,30 +198,11 @@ func (s *scope) rootVar(e ast.Expr) *types.Var {
 
 // callee returns the function or method a call statically calls, or nil.
 func (s *scope) callee(call *ast.CallExpr) *types.Func {
-	fn, _ := typeutil.Callee(s.env.Info, call).(*types.Func)
+	fn := astq.Callee(s.env.Info, call)
 	if fn == nil {
 		return nil
 	}
 	return fn.Origin()
-}
-
-// is reports whether fn is pkgPath.name, or a method name of a type declared
-// in pkgPath (recv "" accepts any receiver of that package).
-func is(fn *types.Func, pkgPath, recv, name string) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Name() != name {
-		return false
-	}
-	if fn.Pkg().Path() != pkgPath {
-		return false
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil {
-		return recv == ""
-	}
-	if recv == "*" {
-		return true
-	}
-	return recvName(sig.Recv().Type()) == recv
 }
 
 func recvName(t types.Type) string {
@@ -489,7 +470,7 @@ func (s *scope) context(e ast.Expr) (ctxKind, *ast.CallExpr) {
 	if call, ok := r.(*ast.CallExpr); ok {
 		fn := s.callee(call)
 		switch {
-		case is(fn, "context", "", "Background") || is(fn, "context", "", "TODO"):
+		case astq.IsFunc(fn, "context.Background") || astq.IsFunc(fn, "context.TODO"):
 			return ctxBackground, call
 		case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "context" && len(call.Args) > 0 &&
 			oneOf(fn.Name(), []string{"WithCancel", "WithCancelCause", "WithValue", "WithoutCancel"}):
