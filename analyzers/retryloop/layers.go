@@ -196,7 +196,7 @@ func (l *layering) compute(fs *fnScope) *LayerFact {
 				return true
 			}
 			// The fact first: failsOut walks the body.
-			if lf := l.layerOf(fn); lf != nil && l.w.failsOut(n, fs.body) {
+			if lf := l.layerOf(fn); lf != nil && l.w.failsOut(n, fs.body, fs.typ) {
 				best = worse(best, lf)
 			}
 		}
@@ -247,7 +247,7 @@ func (l *layering) siteInner(s *Site) {
 	if body != nil {
 		ast.Inspect(body, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
-				if in := l.callLayer(s, c); in != nil && l.w.failsOut(c, body) {
+				if in := l.callLayer(s, c); in != nil && l.w.failsOut(c, body, funcType(body)) {
 					add(in)
 				}
 			}
@@ -398,11 +398,20 @@ func (l *layering) ownerName(t *Site) string {
 	return "the inner retry"
 }
 
-// failsOut reports whether the failure of call c comes back out of body:
-// c is returned, or the error it gives is returned or tested before a
-// return. A call whose error is dropped or only logged is another
-// operation.
-func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
+// funcType returns the type of a function literal, or nil.
+func funcType(n ast.Node) *ast.FuncType {
+	if lit, ok := n.(*ast.FuncLit); ok {
+		return lit.Type
+	}
+	return nil
+}
+
+// failsOut reports whether the failure of call c comes back out of body,
+// a function of type typ: c is returned, or the error it gives is
+// returned (by name, or by a bare return of the named result it was
+// assigned to) or tested before a return. A call whose error is dropped
+// or only logged is another operation.
+func (w *walker) failsOut(c *ast.CallExpr, body ast.Node, typ *ast.FuncType) bool {
 	sig, ok := w.info.TypeOf(c.Fun).(*types.Signature)
 	if !ok || sig.Results().Len() == 0 || !isErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
 		return false
@@ -429,8 +438,12 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
 	if out || errVar == nil {
 		return out
 	}
+	named := w.isNamedResult(errVar, typ)
 	ast.Inspect(body, func(n ast.Node) bool {
 		if r, ok := n.(*ast.ReturnStmt); ok {
+			if len(r.Results) == 0 && named {
+				out = true // return: the named result err
+			}
 			for _, e := range r.Results {
 				if astq.RefersTo(w.info, e, errVar) {
 					out = true
@@ -440,6 +453,21 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node) bool {
 		return !out
 	})
 	return out
+}
+
+// isNamedResult reports whether v is one of the named results of typ.
+func (w *walker) isNamedResult(v types.Object, typ *ast.FuncType) bool {
+	if typ == nil || typ.Results == nil {
+		return false
+	}
+	for _, f := range typ.Results.List {
+		for _, id := range f.Names {
+			if w.info.Defs[id] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Product returns the number of attempts a chain of layers makes at most,
