@@ -457,17 +457,7 @@ func (w *walker) failsOut(c *ast.CallExpr, body ast.Node, typ *ast.FuncType) boo
 
 // isNamedResult reports whether v is one of the named results of typ.
 func (w *walker) isNamedResult(v types.Object, typ *ast.FuncType) bool {
-	if typ == nil || typ.Results == nil {
-		return false
-	}
-	for _, f := range typ.Results.List {
-		for _, id := range f.Names {
-			if w.info.Defs[id] == v {
-				return true
-			}
-		}
-	}
-	return false
+	return typ != nil && w.declares(typ.Results, v)
 }
 
 // Product returns the number of attempts a chain of layers makes at most,

@@ -996,10 +996,15 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 }
 
 func (w *walker) isParam(v *types.Var, ft *ast.FuncType) bool {
-	if ft == nil || ft.Params == nil {
+	return ft != nil && w.declares(ft.Params, v)
+}
+
+// declares reports whether a field list (parameters, results) names v.
+func (w *walker) declares(fl *ast.FieldList, v types.Object) bool {
+	if fl == nil {
 		return false
 	}
-	for _, f := range ft.Params.List {
+	for _, f := range fl.List {
 		for _, n := range f.Names {
 			if w.info.Defs[n] == v {
 				return true
