@@ -13,8 +13,9 @@
 //
 // Reported: a retry loop whose wait between attempts is the same
 // constant every time (a constant, a local set once, a ticker, a library's
-// constant policy), at the wait; a retry loop around a remote call with no
-// wait at all, at the loop.
+// constant policy, a timer a select loop re-arms when an attempt fails),
+// at the wait; a retry loop around a remote call with no wait at all, at
+// the loop.
 //
 // Wrong:
 //
