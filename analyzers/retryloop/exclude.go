@@ -378,8 +378,9 @@ func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) boo
 // not a retry. A select case that receives a value is a worker of its
 // own: its operations (case m := <-in: handle(m)) leave ops, and the
 // operations of the other cases may still be retried (a resync on a
-// timer's case); a case that receives a value and runs no operation
-// (case err = <-errChan: log it) feeds no attempt.
+// timer's case); a case whose value no remaining operation reads (case
+// err = <-errChan: log it) feeds no attempt, one whose value an
+// operation after the select reads feeds every round.
 func (w *walker) receivesWork(body *ast.BlockStmt, ops map[*ast.CallExpr]bool) bool {
 	found := false
 	inCase := map[ast.Stmt]bool{}
@@ -400,6 +401,9 @@ func (w *walker) receivesWork(body *ast.BlockStmt, ops map[*ast.CallExpr]bool) b
 			if as, ok := n.Comm.(*ast.AssignStmt); ok && w.workRecv(as) {
 				inCase[as] = true
 				dropOps(n.Body, ops)
+				// case job = <-jobs: then handle(job) after the select:
+				// the item feeds the operations of every round.
+				found = w.feedsOps(as, ops)
 			}
 		case *ast.AssignStmt:
 			found = !inCase[n] && w.workRecv(n)
@@ -425,6 +429,33 @@ func (w *walker) workRecv(n *ast.AssignStmt) bool {
 		}
 	}
 	return false
+}
+
+// feedsOps reports whether one of ops reads a variable the assignment
+// as receives into.
+func (w *walker) feedsOps(as *ast.AssignStmt, ops map[*ast.CallExpr]bool) bool {
+	for _, l := range as.Lhs {
+		id := identOf(l)
+		if id == nil || id.Name == "_" {
+			continue
+		}
+		obj := w.info.ObjectOf(id)
+		if obj == nil {
+			continue
+		}
+		for op := range ops {
+			if astq.RefersTo(w.info, op, obj) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // dropOps removes the operations stmts call from ops.

@@ -396,10 +396,7 @@ func (s *sim) exprStmt(st *ast.ExprStmt, ps []*path) []*path {
 			s.seenFail = true
 			for _, p := range ps {
 				p.observed[call] = true
-				if p.delays == nil {
-					p.delays = map[types.Object]ast.Expr{}
-				}
-				p.delays[t] = call
+				s.setDelay(p, t, call)
 			}
 		}
 	}
@@ -797,10 +794,9 @@ func (s *sim) expr(e ast.Expr, p *path) {
 				p.consult = true
 			}
 			if t, d := s.rearms(n); t != nil {
-				if p.delays == nil {
-					p.delays = map[types.Object]ast.Expr{}
-				}
-				p.delays[t] = d // the next round's wait on t waits d
+				s.setDelay(p, t, d) // the next round's wait on t waits d
+			} else if t := s.handsTimer(n); t != nil {
+				s.setDelay(p, t, timerHanded) // what it arms is unknown
 			}
 			if s.self != nil && astq.Callee(s.info, n) == s.self {
 				p.out = outNext
@@ -1063,24 +1059,23 @@ func (s *sim) rearms(call *ast.CallExpr) (types.Object, ast.Expr) {
 	if s.loop == nil && s.handed == nil {
 		return nil, nil
 	}
-	var x ast.Expr
+	x, d := s.w.timerReset(call)
 	switch fn := astq.Callee(s.info, call); {
-	case astq.IsFunc(fn, "time.Timer.Reset") && len(call.Args) == 1:
-		x = call.Fun.(*ast.SelectorExpr).X
+	case x != nil:
 	case astq.IsFunc(fn, "time.AfterFunc") && len(call.Args) == 2:
 		return s.signals(call)
 	case fn == nil:
 		// failure(), a local closure that schedules the signal.
 		if lit := s.w.localFunc(call.Fun); lit != nil {
-			var t types.Object
-			var d ast.Expr
+			var ch types.Object
+			var after ast.Expr
 			ast.Inspect(lit.Body, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && t == nil && astq.IsFunc(astq.Callee(s.info, c), "time.AfterFunc") && len(c.Args) == 2 {
-					t, d = s.signals(c)
+				if c, ok := n.(*ast.CallExpr); ok && ch == nil && astq.IsFunc(astq.Callee(s.info, c), "time.AfterFunc") && len(c.Args) == 2 {
+					ch, after = s.signals(c)
 				}
-				return t == nil
+				return ch == nil
 			})
-			return t, d
+			return ch, after
 		}
 		return nil, nil
 	default:
@@ -1097,7 +1092,34 @@ func (s *sim) rearms(call *ast.CallExpr) (types.Object, ast.Expr) {
 	case v.Pos() >= s.loop.Pos() && v.Pos() < s.loop.End():
 		return nil, nil
 	}
-	return v, call.Args[0]
+	return v, d
+}
+
+// timerHanded stands for the delay of a timer handed to a function that
+// may re-arm it: unknown (chosenDelay).
+var timerHanded = &ast.BadExpr{}
+
+func (s *sim) setDelay(p *path, t types.Object, d ast.Expr) {
+	if p.delays == nil {
+		p.delays = map[types.Object]ast.Expr{}
+	}
+	p.delays[t] = d
+}
+
+// handsTimer returns the timer variable declared outside the loop that
+// a call hands on (schedule(t)), unless the call's fact says how it
+// re-arms it (FuncFact.FailRearm).
+func (s *sim) handsTimer(call *ast.CallExpr) types.Object {
+	if s.loop == nil || s.w.rearmedOnFail(call) != nil {
+		return nil
+	}
+	for _, a := range call.Args {
+		v, ok := s.obj(a).(*types.Var)
+		if ok && isTimerPtr(v.Type()) && (v.Pos() < s.loop.Pos() || v.Pos() >= s.loop.End()) {
+			return v
+		}
+	}
+	return nil
 }
 
 // signals returns the channel a time.AfterFunc call's callback signals,
@@ -2201,7 +2223,7 @@ func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
 		v, timer = r.w.waitDelayVar(wn), false
 	}
 	x := p.delays[v]
-	if x == nil || !r.w.assignedAfter(v, wn, r.loop) {
+	if x == nil || x == timerHanded || !r.w.assignedAfter(v, wn, r.loop) {
 		return nil
 	}
 	seen := false
@@ -2210,6 +2232,9 @@ func (r *retries) chosenDelay(wn ast.Node, p *path) ast.Expr {
 			continue
 		}
 		y := sp.delays[v]
+		if y == timerHanded {
+			return nil // what success arms is unknown
+		}
 		if y == nil && timer {
 			// A timer success does not re-arm does not fire for it
 			// again: only the failure's delay brings the case round.

@@ -627,11 +627,9 @@ func (w *walker) timerDefs(v *types.Var) timerDefs {
 				}
 			}
 		case *ast.CallExpr:
-			if s, ok := n.Fun.(*ast.SelectorExpr); ok && astq.IsFunc(astq.Callee(w.info, n), "time.Timer.Reset") && w.isVar(s.X, v) {
+			if x, d := w.timerReset(n); x != nil && w.isVar(x, v) {
 				t.resets++
-				if len(n.Args) == 1 {
-					t.resetArg = n.Args[0]
-				}
+				t.resetArg = d
 			} else if w.rearmedOnFail(n) == v {
 				t.resets++ // a function it is handed re-arms it
 				t.resetArg = nil
@@ -764,6 +762,16 @@ func (w *walker) failRearm(fs *fnScope) *WaitFact {
 		return nil
 	}
 	return wf
+}
+
+// timerReset returns the timer and the delay of a call t.Reset(d) of
+// a *time.Timer, or nils.
+func (w *walker) timerReset(call *ast.CallExpr) (timer, d ast.Expr) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || !astq.IsFunc(astq.Callee(w.info, call), "time.Timer.Reset") {
+		return nil, nil
+	}
+	return sel.X, call.Args[0]
 }
 
 // isTimerPtr reports whether t is *time.Timer.

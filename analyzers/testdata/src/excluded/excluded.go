@@ -554,3 +554,45 @@ func parentDomain(name string) string {
 	}
 	return ""
 }
+
+// A worker that selects its next job and handles it after the select: a
+// failure waits and takes the next job, it does not retry this one.
+func selectThenHandle(ctx context.Context, jobs <-chan string, c *http.Client) {
+	for {
+		var job string
+		select {
+		case job = <-jobs:
+		case <-ctx.Done():
+			return
+		}
+		resp, err := c.Get(job)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		resp.Body.Close()
+	}
+}
+
+// A refresh loop that re-arms its timer for the same period after a
+// failure as after a success, the success through a function it hands
+// the timer to: a schedule, not a retry.
+func refreshScheduled(ctx context.Context, c *http.Client, url string) {
+	t := time.NewTimer(0)
+	for {
+		select {
+		case <-t.C:
+			resp, err := c.Get(url)
+			if err != nil {
+				t.Reset(time.Hour)
+				continue
+			}
+			resp.Body.Close()
+			schedule(t)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func schedule(t *time.Timer) { t.Reset(time.Hour) }
