@@ -502,3 +502,138 @@ func isString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
 }
+
+// spinsOn reports whether a consume loop that calls op again at once
+// after its failure spins on op: the loop may not block on a channel
+// (what it waits for is not seen), does not go on after a timeout the
+// call waited out, and op is not fed by another operation of the round
+// (conn := l.Accept(); handshake(conn): each round handles a new item).
+func (w *walker) spinsOn(loop ast.Stmt, op *ast.CallExpr, ops map[*ast.CallExpr]bool) bool {
+	return loop != nil && !w.testsTimeout(loop) && !w.blocks(loop) && !w.fedInRound(loop, op, ops)
+}
+
+// testsTimeout reports whether loop asks whether an error is a timeout
+// (net.Error's Timeout, os.IsTimeout, os.ErrDeadlineExceeded): a read
+// under a deadline that goes on after one has waited out the deadline.
+func (w *walker) testsTimeout(loop ast.Stmt) bool {
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			found = found || w.isTimeoutTest(n)
+		case *ast.SelectorExpr:
+			if v, ok := w.info.Uses[n.Sel].(*types.Var); ok && v.Pkg() != nil {
+				p := v.Pkg().Path() + "." + v.Name()
+				found = found || p == "os.ErrDeadlineExceeded" || p == "context.DeadlineExceeded"
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// blocks reports whether loop may block on a channel: a select with no
+// default, or a receive outside one with a default. What it waits for
+// is not seen, so a round through it may wait.
+func (w *walker) blocks(loop ast.Stmt) bool {
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			for _, c := range n.Body.List {
+				if c.(*ast.CommClause).Comm == nil {
+					// With a default it does not block: only its
+					// cases' bodies may.
+					for _, c := range n.Body.List {
+						for _, st := range c.(*ast.CommClause).Body {
+							ast.Inspect(st, visit)
+						}
+					}
+					return false
+				}
+			}
+			found = true
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		case *ast.RangeStmt:
+			found = found || isChan(w.info.TypeOf(n.X))
+		}
+		return !found
+	}
+	ast.Inspect(loop, visit)
+	return found
+}
+
+// isTimeoutTest reports whether call asks whether an error is a
+// timeout: os.IsTimeout, or a Timeout method of a net or os error type
+// (net.Error, *net.OpError, *os.SyscallError).
+func (w *walker) isTimeoutTest(call *ast.CallExpr) bool {
+	fn := astq.Callee(w.info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "os":
+		return fn.Name() == "IsTimeout" || fn.Name() == "Timeout"
+	case "net":
+		return fn.Name() == "Timeout"
+	}
+	return false
+}
+
+// fedInRound reports whether op reads a variable the loop's round
+// defines from another operation's result or an accepted connection,
+// directly or through other such variables (tc := tls.Server(conn, cfg) after conn, err :=
+// l.Accept()).
+func (w *walker) fedInRound(loop ast.Stmt, op *ast.CallExpr, ops map[*ast.CallExpr]bool) bool {
+	defs := map[types.Object]ast.Expr{}
+	ast.Inspect(loop, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) && len(as.Rhs) != 1 {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id := identOf(l); id != nil {
+				if o := w.info.ObjectOf(id); o != nil && loop.Pos() < o.Pos() && o.Pos() < loop.End() {
+					defs[o] = as.Rhs[min(i, len(as.Rhs)-1)]
+				}
+			}
+		}
+		return true
+	})
+	seen := map[types.Object]bool{}
+	var fed func(e ast.Node, depth int) bool
+	fed = func(e ast.Node, depth int) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if n != op && (ops[n] || acceptsOwn(astq.Callee(w.info, n))) {
+					found = true
+				}
+			case *ast.Ident:
+				o := w.info.Uses[n]
+				if rhs := defs[o]; rhs != nil && !seen[o] && depth < 3 {
+					seen[o] = true
+					found = fed(rhs, depth+1)
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	for _, a := range op.Args {
+		if fed(a, 0) {
+			return true
+		}
+	}
+	if sel, ok := ast.Unparen(op.Fun).(*ast.SelectorExpr); ok {
+		return fed(sel.X, 0)
+	}
+	return false
+}

@@ -274,8 +274,7 @@ func (w *walker) isOp(call *ast.CallExpr) bool {
 	}
 	// Accepting on your own listener is not a retry (SPEC): no shared
 	// dependency is hit, whatever tempDelay the loop grows.
-	if astq.IsFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
-		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") || listenerAccept(fn) {
+	if acceptsOwn(fn) {
 		return false
 	}
 	if isErrorType(last) {
@@ -296,6 +295,12 @@ func errorChain(fn *types.Func) bool {
 	}
 	sig, ok := fn.Type().(*types.Signature)
 	return ok && sig.Recv() != nil && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isErrorType(sig.Results().At(0).Type())
+}
+
+// acceptsOwn reports whether fn accepts a connection on a listener.
+func acceptsOwn(fn *types.Func) bool {
+	return astq.IsFunc(fn, "net.Listener.Accept", "net.TCPListener.Accept", "net.TCPListener.AcceptTCP",
+		"net.UnixListener.Accept", "net.UnixListener.AcceptUnix") || listenerAccept(fn)
 }
 
 // listenerAccept reports whether fn is an Accept method of a listener of

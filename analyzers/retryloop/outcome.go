@@ -56,6 +56,9 @@ type path struct {
 	decidedAt int
 	splits    []split   // blocks entered on splits not about the outcome
 	exitPos   token.Pos // where the path left
+	// jumped is set when the path went round by a jump (continue, goto
+	// back), skipping what the rest of the round would do.
+	jumped bool
 	// jumpTo is the label a goto other than the attempt's own left to.
 	jumpTo *types.Label
 	// held is set when the path handed the function's stop input to a
@@ -76,7 +79,7 @@ type split struct {
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumpTo: p.jumpTo, held: p.held}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumped: p.jumped, jumpTo: p.jumpTo, held: p.held}
 	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
@@ -353,6 +356,7 @@ func (s *sim) stmt(st ast.Stmt, ps []*path, depth int) []*path {
 		for _, p := range ps {
 			p.out = s.branch(st, depth)
 			p.exitPos = st.Pos()
+			p.jumped = p.out == outNext
 			if st.Tok == token.GOTO && p.out == outExit && st.Label != nil {
 				p.jumpTo, _ = s.info.Uses[st.Label].(*types.Label)
 			}
@@ -497,6 +501,12 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) ||
 		v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
 		p.decided, p.decidedAt = prevDecided, prevAt
+	}
+	if v == Unknown && s.fail == nil && s.mentionsOutcome(st.Cond) && s.readsContent(st.Cond, p) {
+		// On success the result's content decides (err == nil &&
+		// len(data) == 0): either branch is the outcome's choice.
+		s.seq++
+		p.decided, p.decidedAt = true, s.seq
 	}
 	other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
 	if v != No {
@@ -1892,6 +1902,21 @@ func (s *sim) partlyDecided(cond ast.Expr, p *path) bool {
 	return false
 }
 
+// readsContent reports whether cond reads a result an operation handed
+// back beside its error on this path (data in data, err := op()).
+func (s *sim) readsContent(cond ast.Expr, p *path) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if o := s.obj(id); o != nil && p.tainted[o] != nil && !isErrorType(o.Type()) && !isResponse(o.Type()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // mentionsOutcome reports whether cond looks at an error or a response
 // status (values that carry an operation's outcome).
 func (s *sim) mentionsOutcome(cond ast.Expr) bool {
@@ -1988,10 +2013,12 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
 	if !w.mayWait(s, stmts) && !slices.ContainsFunc(sortedOps(s.ops), func(op *ast.CallExpr) bool {
-		return s.kept[op] && !succ.onlyAborts(op) && succ.exits(op)
+		return s.kept[op] && !succ.onlyAborts(op) && (succ.exits(op) || w.isRemoteCall(op))
 	}) {
-		// No success leaves and no round can wait: no failure can be
-		// retried (tryFailure would find none), so skip their walks.
+		// No success leaves, no round can wait and nothing reaches the
+		// network: no failure can be retried (tryFailure would find
+		// none, or a consume loop calling local work again at once,
+		// which no check reports), so skip their walks.
 		return nil
 	}
 	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
@@ -2126,8 +2153,10 @@ func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode op
 	}
 	comesRound, withWait := fp.comesRound(r)
 	// A consume loop (success goes on) is a retry only where its
-	// error branch waits and calls again.
-	if !comesRound || !exits && !withWait {
+	// error branch calls again: after a wait of its own, or at once
+	// (hot while the dependency is down), unless the failure it tests
+	// is a timeout the call itself waited out.
+	if !comesRound || !exits && !withWait && !(fp.atOnce() && r.w.spinsOn(r.loop, op, s.ops)) {
 		return
 	}
 	for _, p := range ps {
@@ -2183,6 +2212,21 @@ func (fp failurePaths) polled(p *path) bool {
 func (fp failurePaths) pollsRound() bool {
 	for _, p := range fp.ps {
 		if fp.roundOnFailure(p) && fp.polled(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// atOnce reports whether an error, tested, sends a path round again
+// with no wait at all: by a jump (continue), not by falling through the
+// round as success does (errors ignored, or only logged).
+func (fp failurePaths) atOnce() bool {
+	if fp.mode != modeErr {
+		return false
+	}
+	for _, p := range fp.ps {
+		if fp.roundOnFailure(p) && len(p.waits) == 0 && p.jumped {
 			return true
 		}
 	}

@@ -207,9 +207,16 @@ func isTrue(info *types.Info, e ast.Expr) bool {
 // errors, `return err != nil && …`, errors.Is(err, …). Anything else is
 // unknown, and the test stays undecided.
 
+// stdErrPreds are the standard library's error classifiers, documented
+// to report false of a nil error: the file or permission tests of os.
+var stdErrPreds = []string{"os.IsNotExist", "os.IsExist", "os.IsPermission", "os.IsTimeout"}
+
 // errPredAtNil evaluates fn, a predicate of one error parameter, at nil:
 // No when it returns false (a success is not retried), Yes when true.
 func (w *walker) errPredAtNil(fn *types.Func) Tri {
+	if astq.IsFunc(fn, stdErrPreds...) {
+		return No
+	}
 	decl := w.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if decl == nil || decl.Body == nil || sig == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||

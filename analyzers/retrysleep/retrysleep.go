@@ -49,14 +49,19 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				SuggestedFixes: backoffFix(pass, s),
 			})
 		case ev.Wait.State == retryloop.StateAbsent:
-			if s.Consume {
-				continue
+			if s.Consume && ev.Remote.State != retryloop.StatePresent {
+				continue // a consume loop's error branch, judged on what it calls
 			}
 			d := analysis.Diagnostic{
 				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
 				Message: s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
 			}
 			switch {
+			case s.Consume:
+				// No fix: a backoff at the head of each round would slow
+				// the successes the loop goes on with too.
+				d.Message = "loop calls again at once after a failure: while the dependency is down it spins, hitting it as fast as it answers; wait with exponential backoff and full jitter before calling again"
+				d.Related = []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")}
 			case ev.Remote.State == retryloop.StatePresent:
 				d.Related = []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")}
 				d.SuggestedFixes = waitFix(pass, s)
