@@ -15,7 +15,8 @@
 // constant every time (a constant, a local set once, a ticker, a library's
 // constant policy, a timer a select loop re-arms when an attempt fails),
 // at the wait; a retry loop around a remote call with no wait at all, at
-// the loop.
+// the loop; a consume loop whose error branch calls a remote dependency
+// again at once (continue, no wait), at the loop.
 //
 // Wrong:
 //
@@ -39,8 +40,10 @@
 // Not reported: a delay with any random component (a constant plus random
 // jitter is fine); server-directed waits (Retry-After); delays from
 // function values or config fields the analysis cannot see; immediate
-// retries of calls that do not reach the network; consume loops with no
-// wait. A generic retry helper (a loop retrying a function it is given)
+// retries of calls that do not reach the network; consume loops whose
+// error branch may block on a channel, goes on after a timeout the call
+// waited out, handles an item the round produced, or falls through as a
+// success does. A generic retry helper (a loop retrying a function it is given)
 // that waits for no caller is reported, unless every call of it in its
 // package hands it local work.
 //
