@@ -309,15 +309,17 @@ func rootIdent(e ast.Expr) *ast.Ident {
 // gotoFailover reports whether every jump back to the label first moves
 // an operation's argument to something else (mode = SSLModeDisable; goto
 // restart): each attempt targets another configuration, which is
-// failover, not retry (SPEC).
+// failover, not retry (SPEC). A move to a constant under a guard that
+// does not read the moved variable (if c.cfg.Prefer { tsa = Any; goto
+// restartAll }) moves it once: every later jump tries the same again.
 func (w *walker) gotoFailover(rest []ast.Stmt, lbl *types.Label, ops map[*ast.CallExpr]bool) bool {
 	jumps, moved := 0, 0
-	var visit func(list []ast.Stmt)
-	visit = func(list []ast.Stmt) {
+	var visit func(list []ast.Stmt, guard ast.Expr)
+	visit = func(list []ast.Stmt, guard ast.Expr) {
 		for i, st := range list {
 			if b, ok := st.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && w.info.Uses[b.Label] == lbl {
 				jumps++
-				if w.movesArgument(list[:i], ops) {
+				if w.movesArgument(list[:i], ops, guard) {
 					moved++
 				}
 				continue
@@ -326,47 +328,74 @@ func (w *walker) gotoFailover(rest []ast.Stmt, lbl *types.Label, ops map[*ast.Ca
 				switch n := n.(type) {
 				case *ast.FuncLit:
 					return false
+				case *ast.IfStmt:
+					if n.Init != nil {
+						visit([]ast.Stmt{n.Init}, nil)
+					}
+					visit(n.Body.List, n.Cond)
+					if n.Else != nil {
+						visit([]ast.Stmt{n.Else}, nil)
+					}
+					return false
 				case *ast.BlockStmt:
-					visit(n.List)
+					visit(n.List, nil)
 					return false
 				case *ast.CaseClause:
-					visit(n.Body)
+					visit(n.Body, nil)
 					return false
 				case *ast.CommClause:
-					visit(n.Body)
+					visit(n.Body, nil)
 					return false
 				}
 				return true
 			})
 		}
 	}
-	visit(rest)
+	visit(rest, nil)
 	return jumps > 0 && moved == jumps
 }
 
 // movesArgument reports whether the statements assign a variable that an
-// operation takes as an argument.
-func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool) bool {
+// operation takes as an argument, to a value that differs from round to
+// round: not a constant, or one the jump's guard tests (a one-way
+// fallback).
+func (w *walker) movesArgument(stmts []ast.Stmt, ops map[*ast.CallExpr]bool, guard ast.Expr) bool {
 	for _, st := range stmts {
+		if inc, ok := st.(*ast.IncDecStmt); ok {
+			if v, ok := w.info.Uses[identOf(inc.X)].(*types.Var); ok && w.argOf(v, ops) {
+				return true // mode++: another each time
+			}
+			continue
+		}
 		as, ok := st.(*ast.AssignStmt)
 		if !ok || as.Tok == token.DEFINE {
 			continue
 		}
-		for _, l := range as.Lhs {
+		for i, l := range as.Lhs {
 			id, ok := l.(*ast.Ident)
 			if !ok {
 				continue
 			}
 			v, ok := w.info.Uses[id].(*types.Var)
-			if !ok {
+			if !ok || !w.argOf(v, ops) {
 				continue
 			}
-			for op := range ops {
-				for _, a := range op.Args {
-					if astq.RefersTo(w.info, a, v) {
-						return true
-					}
-				}
+			once := len(as.Rhs) == len(as.Lhs) && as.Tok == token.ASSIGN && w.info.Types[as.Rhs[i]].Value != nil &&
+				guard != nil && !astq.RefersTo(w.info, guard, v)
+			if !once {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argOf reports whether one of ops takes v in an argument.
+func (w *walker) argOf(v *types.Var, ops map[*ast.CallExpr]bool) bool {
+	for op := range ops {
+		for _, a := range op.Args {
+			if astq.RefersTo(w.info, a, v) {
+				return true
 			}
 		}
 	}

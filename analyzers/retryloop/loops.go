@@ -852,7 +852,8 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 
 // gotoJumps finds the first goto back to lbl, and whether a jump on an
 // error check leads there: the goto itself, or one to a later label of
-// the same statements that the walk follows (if err != nil { goto WAIT }).
+// the same statements that the walk follows (if err != nil { goto WAIT }),
+// or one after a loop that tests errors (every endpoint failed).
 func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, bool) {
 	targets := map[types.Object]bool{lbl: true}
 	if fl := forwardLabels(w.info, rest); len(fl) <= maxForwardLabels {
@@ -889,10 +890,41 @@ func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, 
 			return true
 		})
 	}
+	triedAll := false // a loop before tried each endpoint, testing errors
 	for _, st := range rest {
-		visit(st, false)
+		visit(st, triedAll)
+		triedAll = triedAll || w.testsInLoop(st)
 	}
 	return jump, jump != nil && onError
+}
+
+// testsInLoop reports whether st is a loop that tests an error and
+// returns from inside (on a success): after it, a jump back comes when
+// no round of it succeeded (each host dialled and failed, then goto
+// restartAll).
+func (w *walker) testsInLoop(st ast.Stmt) bool {
+	var body *ast.BlockStmt
+	switch l := st.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	default:
+		return false
+	}
+	tests, returns := false, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			tests = tests || w.mentionsError(n.Cond)
+		case *ast.ReturnStmt:
+			returns = true
+		}
+		return !tests || !returns
+	})
+	return tests && returns
 }
 
 // stateMachine reports whether a block holds more labels than a goto

@@ -23,6 +23,9 @@ const (
 	outRunning outcome = iota
 	outNext
 	outExit
+	// outInner: the path continued an inner loop, skipping the rest of
+	// its round; past the inner loop it runs on (the loop may be done).
+	outInner
 )
 
 // opMode is the failure variant of the failing operation.
@@ -717,6 +720,9 @@ func (s *sim) inner(st ast.Stmt, ps []*path, depth int) []*path {
 	var out []*path
 	for _, p := range ps {
 		for _, q := range s.block(body.List, []*path{p.clone()}, depth+100) {
+			if q.out == outInner {
+				q.out = outRunning
+			}
 			if runsOut || q.out == outExit || q.out == outNext {
 				out = append(out, q)
 			}
@@ -735,7 +741,7 @@ func (s *sim) branch(b *ast.BranchStmt, depth int) outcome {
 	switch b.Tok {
 	case token.CONTINUE:
 		if lbl == nil && depth >= 100 {
-			return outRunning // continues an inner loop
+			return outInner // continues an inner loop
 		}
 		if lbl == nil || lbl == s.label {
 			return outNext
