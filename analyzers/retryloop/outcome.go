@@ -57,6 +57,9 @@ type path struct {
 	pollTest  bool // ... and told from a 2xx code by equality (== 200)
 	decided   bool
 	decidedAt int
+	// byContent is the operation whose result (not its error) made the
+	// last decision: a success exit it decided is that operation's only.
+	byContent *ast.CallExpr
 	splits    []split   // blocks entered on splits not about the outcome
 	exitPos   token.Pos // where the path left
 	// jumped is set when the path went round by a jump (continue, goto
@@ -82,7 +85,7 @@ type split struct {
 
 func (p *path) clone() *path {
 	q := &path{out: p.out, vals: make(map[types.Object]Tri, len(p.vals)), status: make(map[types.Object]bool, len(p.status)), consult: p.consult,
-		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, exitPos: p.exitPos, jumped: p.jumped, jumpTo: p.jumpTo, held: p.held}
+		tainted: make(map[types.Object]*ast.CallExpr, len(p.tainted)), observed: make(map[*ast.CallExpr]bool, len(p.observed)), abort: p.abort, obs: p.obs, statusObs: p.statusObs, pollTest: p.pollTest, decided: p.decided, decidedAt: p.decidedAt, byContent: p.byContent, exitPos: p.exitPos, jumped: p.jumped, jumpTo: p.jumpTo, held: p.held}
 	q.splits = append([]split(nil), p.splits...)
 	for k, v := range p.tainted {
 		q.tainted[k] = v
@@ -481,7 +484,7 @@ func (s *sim) ifStmt(st *ast.IfStmt, ps []*path, depth int) []*path {
 // condition allows, each marked with what decided it.
 func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	var out []*path
-	prevDecided, prevAt := p.decided, p.decidedAt
+	prevDecided, prevAt, prevBy := p.decided, p.decidedAt, p.byContent
 	v := s.decide(st.Cond, p)
 	if v == Unknown && s.fail == nil && s.judged(st.Cond, p) {
 		// On success an opaque judge of the outcome (a retry policy or
@@ -494,7 +497,7 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 		}
 		if v != Unknown {
 			s.seq++
-			p.decided, p.decidedAt = true, s.seq
+			p.decided, p.decidedAt, p.byContent = true, s.seq, nil
 		}
 	}
 	// A decision whose other branch leaves too does not tell
@@ -503,15 +506,20 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	// (if err != nil { log.Printf(...) }; return).
 	if v == No && s.alwaysLeaves(st.Body) || v == Yes && st.Else != nil && s.elseLeaves(st.Else) ||
 		v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
-		p.decided, p.decidedAt = prevDecided, prevAt
+		p.decided, p.decidedAt, p.byContent = prevDecided, prevAt, prevBy
 	}
-	if v == Unknown && s.fail == nil && s.mentionsOutcome(st.Cond) && s.readsContent(st.Cond, p) {
+	var content *ast.CallExpr
+	if v == Unknown && s.fail == nil {
+		content = s.readsContent(st.Cond, p)
+	}
+	if content != nil {
 		// On success the result's content decides (err == nil &&
-		// len(data) == 0): either branch is the outcome's choice.
+		// len(data) == 0, token != rejected): either branch is the
+		// outcome's choice, that operation's.
 		s.seq++
-		p.decided, p.decidedAt = true, s.seq
+		p.decided, p.decidedAt, p.byContent = true, s.seq, content
 	}
-	other := v == Unknown && (!s.mentionsOutcome(st.Cond) || s.consultsIn(st.Cond))
+	other := v == Unknown && (!s.mentionsOutcome(st.Cond) && content == nil || s.consultsIn(st.Cond))
 	if v != No {
 		q := p
 		if v == Unknown {
@@ -521,7 +529,7 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 			// decided by the outcome, even if not by it alone.
 			if s.partlyDecided(st.Cond, p) {
 				s.seq++
-				q.decided, q.decidedAt = true, s.seq
+				q.decided, q.decidedAt, q.byContent = true, s.seq, nil
 			}
 		}
 		if other {
@@ -670,7 +678,7 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 			q := p.clone()
 			if v == Yes && known && p.obs > before {
 				s.seq++
-				q.decided, q.decidedAt = true, s.seq
+				q.decided, q.decidedAt, q.byContent = true, s.seq, nil
 			}
 			if v == Unknown {
 				known = false
@@ -684,7 +692,7 @@ func (s *sim) switchStmt(st *ast.SwitchStmt, ps []*path, depth int) []*path {
 		if !taken && known && p.obs > before {
 			// Every case was decided against: the default (or nothing) runs.
 			s.seq++
-			p.decided, p.decidedAt = true, s.seq
+			p.decided, p.decidedAt, p.byContent = true, s.seq, nil
 		}
 		if !taken {
 			def := false
@@ -1886,7 +1894,7 @@ func (s *sim) decide(cond ast.Expr, p *path) Tri {
 	v := s.eval(cond, p)
 	if v != Unknown && p.obs > before {
 		s.seq++
-		p.decided, p.decidedAt = true, s.seq
+		p.decided, p.decidedAt, p.byContent = true, s.seq, nil
 	}
 	return v
 }
@@ -1908,19 +1916,20 @@ func (s *sim) partlyDecided(cond ast.Expr, p *path) bool {
 	return false
 }
 
-// readsContent reports whether cond reads a result an operation handed
-// back beside its error on this path (data in data, err := op()).
-func (s *sim) readsContent(cond ast.Expr, p *path) bool {
-	found := false
+// readsContent returns the operation whose result, handed back beside
+// its error on this path (data in data, err := op()), cond reads; a bool
+// beside it is a flag, read as one (retry, err := op()).
+func (s *sim) readsContent(cond ast.Expr, p *path) *ast.CallExpr {
+	var op *ast.CallExpr
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			if o := s.obj(id); o != nil && p.tainted[o] != nil && !isErrorType(o.Type()) && !isResponse(o.Type()) {
-				found = true
+			if o := s.obj(id); o != nil && p.tainted[o] != nil && !isErrorType(o.Type()) && !isResponse(o.Type()) && !isBool(o.Type()) {
+				op = p.tainted[o]
 			}
 		}
-		return !found
+		return op == nil
 	})
-	return found
+	return op
 }
 
 // mentionsOutcome reports whether cond looks at an error or a response
@@ -2043,7 +2052,11 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		}
 	}
 	if len(r.retried) == 0 {
-		return nil
+		op := w.contentAtOnce(s, succ)
+		if op == nil {
+			return nil
+		}
+		r.retried, r.anySuccessExit = []*ast.CallExpr{op}, true
 	}
 	site := &Site{Consume: !r.anySuccessExit, StatusRetry: r.statusRetry}
 	slices.SortFunc(r.retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
@@ -2051,6 +2064,121 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	site.Ctx.Consulted = r.consult
 	site.Waits = w.siteWaits(s, r.waits, r.chosen)
 	return site
+}
+
+// contentAtOnce returns the remote operation a loop calls again at once
+// because of what its result says (a false ok: the server handed back
+// the token just rejected), when a success that the content decides
+// leaves and another goes round with no wait, the same call again: its
+// arguments unchanged in the loop. A poll waits between its calls; one
+// that does not is not waiting for a condition.
+func (w *walker) contentAtOnce(s *sim, succ successPaths) *ast.CallExpr {
+	if s.loop == nil || s.headWait != nil || w.blocks(s.loop) {
+		return nil
+	}
+	for _, op := range sortedOps(s.ops) {
+		if !s.kept[op] || !succ.exits(op) || !w.isRemoteCall(op) || w.argsMoved(s.loop, op) || !w.discardsResult(s.loop, op) {
+			continue
+		}
+		for _, p := range succ {
+			if p.out == outNext && p.observed[op] && p.decided && len(p.waits) == 0 {
+				return op
+			}
+		}
+	}
+	return nil
+}
+
+// discardsResult reports whether the loop reads op's results only to
+// decide (in if conditions) or on a branch that leaves: a round that
+// goes on with them (deleted += n, a page's items) makes progress, a
+// batch at a time, and is no retry.
+func (w *walker) discardsResult(loop ast.Stmt, op *ast.CallExpr) bool {
+	results := map[types.Object]bool{}
+	var def *ast.AssignStmt
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
+			def = as
+			for _, l := range as.Lhs {
+				if id := identOf(l); id != nil && id.Name != "_" {
+					if o := w.info.ObjectOf(id); o != nil && !isErrorType(o.Type()) {
+						results[o] = true
+					}
+				}
+			}
+		}
+		return def == nil
+	})
+	if def == nil {
+		return false
+	}
+	kept := true
+	var visit func(n ast.Node, leaving bool)
+	visit = func(n ast.Node, leaving bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.AssignStmt:
+				if m == def {
+					return false
+				}
+			case *ast.IfStmt:
+				if m.Init != nil {
+					visit(m.Init, leaving)
+				}
+				visit(m.Body, leaving || w.leaves(m.Body))
+				if m.Else != nil {
+					b, ok := m.Else.(*ast.BlockStmt)
+					visit(m.Else, leaving || ok && w.leaves(b))
+				}
+				return false
+			case *ast.Ident:
+				if !leaving && results[w.info.Uses[m]] {
+					kept = false
+				}
+			}
+			return kept
+		})
+	}
+	visit(loop, false)
+	return kept
+}
+
+// argsMoved reports whether the loop assigns a variable op reads in its
+// arguments or receiver: the next call is another (a page cursor moved
+// on, an endpoint advanced, a range over items).
+func (w *walker) argsMoved(loop ast.Stmt, op *ast.CallExpr) bool {
+	read := map[types.Object]bool{}
+	ast.Inspect(op, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := w.info.Uses[id].(*types.Var); ok {
+				read[v] = true
+			}
+		}
+		return true
+	})
+	moved := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id := identOf(l); id != nil && read[w.info.ObjectOf(id)] {
+					moved = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id := identOf(n.X); id != nil && read[w.info.ObjectOf(id)] {
+				moved = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id := identOf(e); id != nil && read[w.info.ObjectOf(id)] {
+					moved = true
+				}
+			}
+		}
+		return !moved
+	})
+	return moved
 }
 
 // mayWait reports whether a path through stmts can wait: a round that
@@ -2090,7 +2218,7 @@ type successPaths []*path
 // tested op's outcome and left, not by cancellation or abort.
 func (succ successPaths) exits(op *ast.CallExpr) bool {
 	for _, p := range succ {
-		if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() {
+		if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() && (p.byContent == nil || p.byContent == op) {
 			return true
 		}
 	}

@@ -59,6 +59,18 @@ func remoteFuncType(t types.Type) bool {
 	return false
 }
 
+// httpDoer reports whether fn is a method of an interface that takes an
+// *http.Request and returns (*http.Response, error): an HTTP client's Do
+// or a RoundTripper, whatever the interface is named. What its
+// implementations do with the request is sending it.
+func httpDoer(fn *types.Func) bool {
+	if !isInterfaceMethod(fn) {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return roundTripSig(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()))
+}
+
 // roundTripSig reports whether sig is func(*http.Request) (*http.Response, error).
 func roundTripSig(sig *types.Signature) bool {
 	if sig.Recv() != nil || sig.Variadic() || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
@@ -104,6 +116,9 @@ func (c *walker) isRemoteFunc(fn *types.Func) bool {
 		return false
 	}
 	if remoteFuncPkgs[fn.Pkg().Path()] && remoteFuncs[astq.FuncPath(fn)] {
+		return true
+	}
+	if httpDoer(fn) {
 		return true
 	}
 	path := fn.Pkg().Path()
