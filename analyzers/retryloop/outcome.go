@@ -508,10 +508,7 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 		v != Unknown && s.inert(st.Body) && (st.Else == nil || s.inert(st.Else)) {
 		p.decided, p.decidedAt, p.byContent = prevDecided, prevAt, prevBy
 	}
-	var content *ast.CallExpr
-	if v == Unknown && s.fail == nil {
-		content = s.readsContent(st.Cond, p)
-	}
+	content := s.contentDecision(st, v, p)
 	if content != nil {
 		// On success the result's content decides (err == nil &&
 		// len(data) == 0, token != rejected): either branch is the
@@ -1916,6 +1913,29 @@ func (s *sim) partlyDecided(cond ast.Expr, p *path) bool {
 	return false
 }
 
+// contentDecision returns the operation whose result, not its error,
+// decides an if on a success walk that the outcome left undecided (v):
+// the if's body must decide the round, going round or leaving.
+func (s *sim) contentDecision(st *ast.IfStmt, v Tri, p *path) *ast.CallExpr {
+	if v != Unknown || s.fail != nil || !s.w.leaves(st.Body) && !endsInJump(st.Body) {
+		return nil
+	}
+	return s.readsContent(st.Cond, p)
+}
+
+// endsInJump reports whether a block ends by going round or leaving
+// (continue, break, goto, return): a branch that decides the round.
+func endsInJump(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch b.List[len(b.List)-1].(type) {
+	case *ast.BranchStmt, *ast.ReturnStmt:
+		return true
+	}
+	return false
+}
+
 // readsContent returns the operation whose result, handed back beside
 // its error on this path (data in data, err := op()), cond reads; a bool
 // beside it is a flag, read as one (retry, err := op()).
@@ -2077,7 +2097,8 @@ func (w *walker) contentAtOnce(s *sim, succ successPaths) *ast.CallExpr {
 		return nil
 	}
 	for _, op := range sortedOps(s.ops) {
-		if !s.kept[op] || !succ.exits(op) || !w.isRemoteCall(op) || w.argsMoved(s.loop, op) || !w.discardsResult(s.loop, op) {
+		if !s.kept[op] || !succ.exits(op) || !w.isRemoteCall(op) || w.argsMoved(s.loop, op) ||
+			!w.discardsResult(s.loop, op) || w.endsOnEmpty(s.loop, op) || w.endsOnSentinel(s.loop, op) {
 			continue
 		}
 		for _, p := range succ {
@@ -2141,6 +2162,115 @@ func (w *walker) discardsResult(loop ast.Stmt, op *ast.CallExpr) bool {
 	}
 	visit(loop, false)
 	return kept
+}
+
+// resultVars returns the variables the loop assigns op's results to,
+// its error aside.
+func (w *walker) resultVars(loop ast.Stmt, op *ast.CallExpr) (map[types.Object]bool, types.Object) {
+	results := map[types.Object]bool{}
+	var errVar types.Object
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == op {
+			for _, l := range as.Lhs {
+				if id := identOf(l); id != nil && id.Name != "_" {
+					if o := w.info.ObjectOf(id); o != nil && isErrorType(o.Type()) {
+						errVar = o
+					} else if o != nil {
+						results[o] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return results, errVar
+}
+
+// endsOnEmpty reports whether the loop leaves when op hands back nothing
+// (if n == 0 { return }, else if res == nil { break }): it goes round
+// while there is more, a batch or a stream at a time, not a retry.
+func (w *walker) endsOnEmpty(loop ast.Stmt, op *ast.CallExpr) bool {
+	results, _ := w.resultVars(loop, op)
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			else_, _ := n.Else.(*ast.BlockStmt)
+			switch {
+			case w.leaves(n.Body):
+				found = found || w.emptyTest(n.Cond, results, token.EQL)
+			case else_ != nil && w.leaves(else_):
+				found = found || w.emptyTest(n.Cond, results, token.NEQ)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// emptyTest reports whether cond compares a result (or its length or a
+// field of it) with a zero value (0, "", nil) by op.
+func (w *walker) emptyTest(cond ast.Expr, results map[types.Object]bool, op token.Token) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != op {
+		return false
+	}
+	zero := func(e ast.Expr) bool {
+		if astq.IsNil(w.info, e) {
+			return true
+		}
+		tv := w.info.Types[e]
+		return tv.Value != nil && (tv.Value.ExactString() == "0" || tv.Value.ExactString() == `""`)
+	}
+	reads := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && results[w.info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	return reads(b.X) && zero(b.Y) || reads(b.Y) && zero(b.X)
+}
+
+// endsOnSentinel reports whether the loop compares op's error with a
+// package's error variable (err == iterator.Done, errors.Is(err,
+// io.EOF)): the end of a stream the call reads, item by item.
+func (w *walker) endsOnSentinel(loop ast.Stmt, op *ast.CallExpr) bool {
+	_, errVar := w.resultVars(loop, op)
+	if errVar == nil {
+		return false
+	}
+	sentinel := func(e ast.Expr) bool {
+		var id *ast.Ident
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			id = x
+		case *ast.SelectorExpr:
+			id = x.Sel
+		}
+		v, ok := w.info.Uses[id].(*types.Var)
+		return id != nil && ok && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
+	}
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				found = found || astq.IsVar(w.info, n.X, errVar) && sentinel(n.Y) || astq.IsVar(w.info, n.Y, errVar) && sentinel(n.X)
+			}
+		case *ast.CallExpr:
+			if astq.IsFunc(astq.Callee(w.info, n), "errors.Is") && len(n.Args) == 2 {
+				found = found || astq.IsVar(w.info, n.Args[0], errVar) && sentinel(n.Args[1])
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // argsMoved reports whether the loop assigns a variable op reads in its

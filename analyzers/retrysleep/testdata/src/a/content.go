@@ -209,3 +209,50 @@ func (t *tokens) reconcile(ctx context.Context, c Doer, db *sql.DB) error {
 		cursor = p.Next
 	}
 }
+
+// Until the batch comes back empty: the same call, a batch at a time.
+func (t *tokens) purgeUntilEmpty(ctx context.Context, c Doer) error {
+	for {
+		n, err := t.purge(ctx, c)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+}
+
+var errDone = errors.New("done")
+
+type cursorIter struct {
+	t *tokens
+	c Doer
+}
+
+func (it *cursorIter) Next(ctx context.Context) (string, error) {
+	token, err := it.t.exchange(ctx, it.c)
+	if err != nil {
+		return "", err
+	}
+	if token == "" {
+		return "", errDone
+	}
+	return token, nil
+}
+
+// An iterator read to its end: each Next is the next item.
+func (it *cursorIter) find(ctx context.Context, want string) (bool, error) {
+	for {
+		token, err := it.Next(ctx)
+		if err == errDone {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if token == want {
+			return true, nil
+		}
+	}
+}
