@@ -2064,6 +2064,12 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 			continue // its outcome is discarded, or success is the failure
 		}
 		exits := succ.exits(op)
+		if exits && s.loop != nil && succ.onlyByContent(op) && (w.endsOnEmpty(s.loop, op) || w.endsOnSentinel(s.loop, op)) {
+			// Leaving when the call hands back nothing, or at a
+			// stream's sentinel, is the end of a stream read or
+			// drained, not a success after failures.
+			exits = false
+		}
 		for _, mode := range []opMode{modeErr, modeStatus} {
 			if mode == modeStatus && !w.returnsResponse(op) {
 				continue
@@ -2353,6 +2359,17 @@ func (succ successPaths) exits(op *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// onlyByContent reports whether every success exit of op was decided by
+// what it handed back, not by its error.
+func (succ successPaths) onlyByContent(op *ast.CallExpr) bool {
+	for _, p := range succ {
+		if p.out == outExit && !p.abort && p.observed[op] && p.successDriven() && p.byContent == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyAborts reports whether every success path that looked at op aborts
