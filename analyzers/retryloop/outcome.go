@@ -2047,21 +2047,25 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	// Waits on the success paths that go round again: a loop that waits
 	// the same way after success is periodic (a ticker, a poller), and
 	// those waits are not between attempts of a failed call.
-	if !w.mayWait(s, stmts) && !slices.ContainsFunc(sortedOps(s.ops), func(op *ast.CallExpr) bool {
-		return s.kept[op] && !succ.onlyAborts(op) && (succ.exits(op) || w.isRemoteCall(op))
-	}) {
-		// No success leaves, no round can wait and nothing reaches the
-		// network: no failure can be retried (tryFailure would find
-		// none, or a consume loop calling local work again at once,
-		// which no check reports), so skip their walks.
-		return nil
-	}
+	// No success leaves and no round can wait: only a consume loop's
+	// error that calls a remote operation again at once can be a retry
+	// (tryFailure would find nothing else, and no check reports local
+	// work called again), so only those walks are taken.
+	atOnceOnly := !w.mayWait(s, stmts) && !slices.ContainsFunc(sortedOps(s.ops), func(op *ast.CallExpr) bool {
+		return s.kept[op] && !succ.onlyAborts(op) && succ.exits(op)
+	})
 	r := &retries{w: w, loop: s.loop, succ: succ, successWaits: succ.waitsRound(), waits: map[ast.Node]bool{}}
 	// In source order: what one walk leaves in s and r must not depend
 	// on map order.
 	for _, op := range sortedOps(s.ops) {
 		if !s.kept[op] || succ.onlyAborts(op) {
 			continue // its outcome is discarded, or success is the failure
+		}
+		if atOnceOnly {
+			if w.isRemoteCall(op) {
+				r.tryFailure(s, stmts, op, modeErr, false)
+			}
+			continue
 		}
 		exits := succ.exits(op)
 		if exits && s.loop != nil && succ.onlyByContent(op) && (w.endsOnEmpty(s.loop, op) || w.endsOnSentinel(s.loop, op)) {
@@ -2078,6 +2082,9 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 		}
 	}
 	if len(r.retried) == 0 {
+		if atOnceOnly {
+			return nil
+		}
 		op := w.contentAtOnce(s, succ)
 		if op == nil {
 			return nil
@@ -2099,21 +2106,30 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 // arguments unchanged in the loop. A poll waits between its calls; one
 // that does not is not waiting for a condition.
 func (w *walker) contentAtOnce(s *sim, succ successPaths) *ast.CallExpr {
-	if s.loop == nil || s.headWait != nil || w.blocks(s.loop) {
+	if s.loop == nil || s.headWait != nil {
 		return nil
 	}
 	for _, op := range sortedOps(s.ops) {
-		if !s.kept[op] || !succ.exits(op) || !w.isRemoteCall(op) || w.argsMoved(s.loop, op) ||
-			!w.discardsResult(s.loop, op) || w.endsOnEmpty(s.loop, op) || w.endsOnSentinel(s.loop, op) {
+		if !s.kept[op] || !succ.roundsByContent(op) || !succ.exits(op) || !w.isRemoteCall(op) {
 			continue
 		}
-		for _, p := range succ {
-			if p.out == outNext && p.observed[op] && p.decided && len(p.waits) == 0 {
-				return op
-			}
+		if !w.argsMoved(s.loop, op) && w.discardsResult(s.loop, op) && !w.endsOnEmpty(s.loop, op) &&
+			!w.endsOnSentinel(s.loop, op) && !w.blocks(s.loop) {
+			return op
 		}
 	}
 	return nil
+}
+
+// roundsByContent reports whether a success of op goes round with no
+// wait, sent by what op handed back.
+func (succ successPaths) roundsByContent(op *ast.CallExpr) bool {
+	for _, p := range succ {
+		if p.out == outNext && p.observed[op] && p.decided && p.byContent == op && len(p.waits) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // discardsResult reports whether the loop reads op's results only to
