@@ -218,15 +218,7 @@ func (w *walker) pkgAssignsOf(v *types.Var, tests bool) (vals []ast.Expr, index 
 		if tests {
 			files = w.packageFiles()
 		}
-		scanWrites(w, files, func(o types.Object) *writes {
-			if l, ok := o.(*types.Var); ok && l.Parent() != nil && l.Parent() != w.pass.Pkg.Scope() {
-				return nil // locals are answered from their declaration
-			}
-			if all[o] == nil {
-				all[o] = &writes{}
-			}
-			return all[o]
-		})
+		scanWrites(w, files, w.pkgWriteSet(all))
 		w.pkgWrites[i] = all
 	}
 	set := w.pkgWrites[i][v]
@@ -234,6 +226,21 @@ func (w *walker) pkgAssignsOf(v *types.Var, tests bool) (vals []ast.Expr, index 
 		return nil, nil, true
 	}
 	return set.vals, set.index, !set.hidden
+}
+
+// pkgWriteSet returns the scanWrites answer that indexes into all the
+// writes to every package-level variable and field; locals are answered
+// from their declaration (pkgAssignsOf).
+func (w *walker) pkgWriteSet(all map[types.Object]*writes) func(types.Object) *writes {
+	return func(o types.Object) *writes {
+		if l, ok := o.(*types.Var); ok && l.Parent() != nil && l.Parent() != w.pass.Pkg.Scope() {
+			return nil
+		}
+		if all[o] == nil {
+			all[o] = &writes{}
+		}
+		return all[o]
+	}
 }
 
 // writes are what the code writes to one variable.

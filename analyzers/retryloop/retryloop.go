@@ -176,12 +176,19 @@ func (w *walker) relevant() bool {
 // what this whole analysis costs (BenchmarkSuiteOverhead).
 func (w *walker) functions() []*fnScope {
 	var fns []*fnScope
+	// The same walk indexes the package's writes with its tests
+	// (pkgAssignsOf), and without them when it has none.
+	writes := map[types.Object]*writes{}
+	sc := writeScan{w: w, of: w.pkgWriteSet(writes)}
+	tests := false
 	for _, file := range w.pass.Files {
+		tests = tests || w.isTestFile(file.Pos())
 		var scopes []*fnScope // the functions around the node, innermost last
 		ast.Inspect(file, func(n ast.Node) bool {
 			if n == nil {
 				return true
 			}
+			sc.node(n)
 			// The walk is in source order: a node past a function's end
 			// is outside it.
 			for len(scopes) > 0 && n.Pos() >= scopes[len(scopes)-1].node.End() {
@@ -209,6 +216,10 @@ func (w *walker) functions() []*fnScope {
 			}
 			return true
 		})
+	}
+	w.pkgWrites[1] = writes
+	if !tests {
+		w.pkgWrites[0] = writes
 	}
 	return fns
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -187,9 +188,10 @@ func CommentIn(f *ast.File, from, to token.Pos) bool {
 // per finding and reads its file each time, and pass.ReadFile goes to
 // the disk on every call: a file holding thousands of findings was read
 // thousands of times. The cache is keyed by pass, so a file is read at
-// most once per pass while it stays in the cache, and it is small and
-// bounded, so it never holds more than a few files (or their passes)
-// after their passes end.
+// most once per pass while it stays in the cache; it is small and bounded,
+// and holds its passes weakly: a pass that ended is not kept alive with
+// its package's syntax and types (in a process that runs the analyses
+// again, it held the previous run's program).
 var sources struct {
 	sync.Mutex
 	entries [16]source
@@ -197,7 +199,7 @@ var sources struct {
 }
 
 type source struct {
-	pass *analysis.Pass
+	pass weak.Pointer[analysis.Pass]
 	name string
 	data []byte
 	err  error
@@ -207,9 +209,10 @@ type source struct {
 // pass.ReadFile does, reading it once per pass while it stays cached.
 // The caller must not modify the result.
 func Source(pass *analysis.Pass, name string) ([]byte, error) {
+	key := weak.Make(pass)
 	sources.Lock()
 	for _, e := range sources.entries {
-		if e.pass == pass && e.name == name {
+		if e.pass == key && e.name == name {
 			sources.Unlock()
 			return e.data, e.err
 		}
@@ -218,7 +221,7 @@ func Source(pass *analysis.Pass, name string) ([]byte, error) {
 	// Read outside the lock: passes of other packages need not wait.
 	data, err := pass.ReadFile(name)
 	sources.Lock()
-	sources.entries[sources.next] = source{pass, name, data, err}
+	sources.entries[sources.next] = source{key, name, data, err}
 	sources.next = (sources.next + 1) % len(sources.entries)
 	sources.Unlock()
 	return data, err

@@ -2,7 +2,9 @@ package fixes
 
 import (
 	"errors"
+	"runtime"
 	"testing"
+	"weak"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -38,5 +40,24 @@ func TestSourceReadsOncePerPass(t *testing.T) {
 	}
 	if _, err := Source(p1, "missing.go"); err == nil {
 		t.Error("Source of a missing file: no error")
+	}
+}
+
+// TestSourceLetsPassesGo pins that the cache does not keep a pass alive
+// once its analysis ended: a pass holds its package's syntax and types,
+// and a process that runs the analyses again (a benchmark, a server) kept
+// the previous run's program through it.
+func TestSourceLetsPassesGo(t *testing.T) {
+	p := &analysis.Pass{ReadFile: func(name string) ([]byte, error) { return []byte("package a"), nil }}
+	if _, err := Source(p, "a.go"); err != nil {
+		t.Fatal(err)
+	}
+	wp := weak.Make(p)
+	p = nil
+	for range 3 {
+		runtime.GC()
+	}
+	if wp.Value() != nil {
+		t.Error("a pass whose analysis ended is still reachable through the source cache")
 	}
 }
