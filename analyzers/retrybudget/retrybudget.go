@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
@@ -54,7 +55,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue
 		}
 		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retrybudget"))
+			if ev := s.Evidence(); ev.Cap.State == retryloop.StateAbsent || ev.Budget.State == retryloop.StateAbsent || len(s.LibraryFindings(libmodel.PropConfig)) > 0 {
+				r.ReportLibrary(budgetFindings(s), libConsequences)
+			}
 			continue
 		}
 		if s.Shape == retryloop.ShapeHelper && (helpers.grouped[s] || s.HelperReported) {
@@ -116,7 +119,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own) {
 				continue // budgeted inside, or reported as unbounded there
 			}
-			if own.Shape == retryloop.ShapeLibrary && (!own.LibBudgetless || len(own.LibraryIssues("retrybudget")) > 0) {
+			if own.Shape == retryloop.ShapeLibrary && (!own.LibBudgetless || len(budgetFindings(own)) > 0) {
 				continue // the library's budget, or its own finding there
 			}
 			home = own
@@ -286,4 +289,19 @@ func homeBefore(pass *analysis.Pass, a, b *ast.File) bool {
 type decls struct {
 	home  map[string]*ast.File
 	names map[*ast.File][]string
+}
+
+// budgetFindings are a library site's findings this check speaks for: no
+// attempt cap, no budget, a service config grpc-go reads otherwise.
+func budgetFindings(s *retryloop.Site) []libmodel.Finding {
+	return s.LibraryFindings(libmodel.PropCap, libmodel.PropBudget, libmodel.PropConfig)
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatUnbounded:       "a persistent failure is retried forever",
+	libmodel.CatNoBudget:        "under an outage every caller retries and multiplies load",
+	libmodel.CatGRPCThrottling:  "under an outage every caller retries and multiplies load",
+	libmodel.CatGRPCInvalid:     "grpc.Dial fails or the retry policy is silently ignored",
+	libmodel.CatGRPCMaxAttempts: "grpc-go silently caps it at 5, so the config promises attempts that never happen",
 }

@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -32,11 +33,13 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
+		ev := s.Evidence()
 		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retrydeadline"))
+			if ev.Deadline.State == retryloop.StateAbsent {
+				r.ReportLibrary(s.LibraryFindings(libmodel.PropDeadline), libConsequences)
+			}
 			continue
 		}
-		ev := s.Evidence()
 		if ev.Deadline.State == retryloop.StateAbsent {
 			msg := s.Subject() + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
 			if s.Ctx.BackgroundCall != nil {
@@ -85,4 +88,10 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatNoContext:  "cancellation and deadlines of the caller do not stop the retries",
+	libmodel.CatBackground: "nothing bounds the retries in time",
 }

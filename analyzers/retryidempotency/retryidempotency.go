@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -38,7 +39,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retryidempotency"))
+			r.ReportLibrary(s.LibraryFindings(libmodel.PropKey), libConsequences)
 			continue
 		}
 		if s.Consume {
@@ -89,4 +90,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		})
 	}
 	return nil, nil
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatNoKey: "a retried write that reached the server is applied twice",
 }

@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -29,7 +30,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
 		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retryjitter"))
+			if ev := s.Evidence(); ev.Jitter.State == retryloop.StateAbsent && ev.Delay == retryloop.GrowthGrowing {
+				r.ReportLibrary(s.LibraryFindings(libmodel.PropJitter), libConsequences)
+			}
 			continue
 		}
 		if s.Evidence().Jitter.State == retryloop.StatePresent {
@@ -55,4 +58,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatNoJitter: "clients that failed together retry together",
 }

@@ -42,7 +42,8 @@
 //   - describe.go: what a site touches (remote calls, budgets, context,
 //     requests), found
 //   - evidence.go: what the code shows of each property a check judges:
-//     present, absent or unknown, with the positions and the reason
+//     present, absent or unknown, with the positions and the reason; for
+//     a library site, what libmodel's findings show of its configuration
 //   - calls.go: values and variables of the package (what a variable
 //     holds, who writes it); matching callees by path, nil and variable
 //     references are internal/astq's, shared with libmodel and the fixes

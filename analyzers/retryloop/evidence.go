@@ -5,6 +5,7 @@ import (
 	"go/token"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
 // State is what the code shows of one property a check judges.
@@ -68,17 +69,13 @@ type Evidences struct {
 
 // Evidence assembles what the site shows of each property.
 func (s *Site) Evidence() Evidences {
+	if s.Shape == ShapeLibrary {
+		return s.libraryEvidence()
+	}
 	ev := Evidences{Delay: s.Delay()}
 	ev.Wait = s.waitEvidence()
 	ev.Jitter = s.jitterEvidence()
-	switch {
-	case s.Remote != nil:
-		ev.Remote = Evidence{State: StatePresent, Pos: []token.Pos{s.Remote.Pos()}}
-	case s.RemoteWhy != "":
-		ev.Remote = Evidence{State: StateUnknown, Why: s.RemoteWhy}
-	default:
-		ev.Remote = Evidence{State: StateAbsent}
-	}
+	ev.Remote = s.remoteEvidence()
 	ev.Handed = s.handedEvidence()
 	if s.Budgeted() {
 		ev.Budget = Evidence{State: StatePresent, Pos: s.Budget}
@@ -275,4 +272,62 @@ func (r *Request) Evidence(extra []string) RequestEvidence {
 		}
 	}
 	return ev
+}
+
+// WhyLibrary: the library call's configuration does not decide the
+// property (a default, an option from elsewhere).
+const WhyLibrary = "the library configuration in view does not decide it"
+
+// libraryEvidence is what a library call's configuration shows, as
+// libmodel read it: each finding makes its property absent, or present
+// and wrong; the attempts and the budget libmodel could count make theirs
+// known; every other property is unknown.
+func (s *Site) libraryEvidence() Evidences {
+	unknown := Evidence{State: StateUnknown, Why: WhyLibrary}
+	ev := Evidences{Delay: GrowthUnknown, Wait: unknown, Jitter: unknown, Budget: unknown, Cap: unknown, Stop: unknown, Deadline: unknown, Cancel: unknown}
+	ev.Remote = s.remoteEvidence()
+	if _, config := s.Node.(*ast.File); config {
+		// A service config retries the connection's RPCs.
+		ev.Remote = Evidence{State: StatePresent, Pos: []token.Pos{s.Pos}}
+	}
+	ev.Handed = s.handedEvidence()
+	switch {
+	case s.Attempts > 0:
+		ev.Cap = Evidence{State: StatePresent, Pos: []token.Pos{s.Pos}}
+	case s.Attempts == AttemptsUnbounded:
+		ev.Cap = Evidence{State: StateAbsent, Pos: []token.Pos{s.Pos}}
+	}
+	if s.LibBudgetless {
+		ev.Budget = Evidence{State: StateAbsent, Pos: []token.Pos{s.Pos}}
+	}
+	for _, f := range s.LibFindings {
+		absent := Evidence{State: StateAbsent, Pos: []token.Pos{f.Pos}}
+		switch f.Category {
+		case libmodel.CatNoDelay:
+			ev.Wait, ev.Delay = absent, GrowthAbsent
+		case libmodel.CatFixedDelay:
+			ev.Wait, ev.Delay, ev.Jitter = Evidence{State: StatePresent, Pos: absent.Pos}, GrowthFixed, absent
+		case libmodel.CatNoJitter:
+			ev.Wait, ev.Delay, ev.Jitter = Evidence{State: StatePresent, Pos: absent.Pos}, GrowthGrowing, absent
+		case libmodel.CatUnbounded:
+			ev.Cap = absent
+		case libmodel.CatNoBudget, libmodel.CatGRPCThrottling:
+			ev.Budget = absent
+		case libmodel.CatNoContext:
+			ev.Deadline, ev.Cancel = absent, absent
+		case libmodel.CatBackground:
+			ev.Deadline = absent
+		}
+	}
+	return ev
+}
+
+func (s *Site) remoteEvidence() Evidence {
+	switch {
+	case s.Remote != nil:
+		return Evidence{State: StatePresent, Pos: []token.Pos{s.Remote.Pos()}}
+	case s.RemoteWhy != "":
+		return Evidence{State: StateUnknown, Why: s.RemoteWhy}
+	}
+	return Evidence{State: StateAbsent}
 }

@@ -69,9 +69,9 @@ func (w *walker) markOwnRemote(sites []*Site) {
 func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 	var out []*Site
 	for _, ls := range libmodel.Sites(env, fs.file, fs.node) {
-		// A site without issues is kept when it retries a parameter: a
+		// A site without findings is kept when it retries a parameter: a
 		// helper wrapping the library, judged at its calls.
-		if len(ls.Issues) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
+		if len(ls.Findings) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
 			w.quiet = append(w.quiet, &Site{
 				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
@@ -82,7 +82,7 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 		out = append(out, &Site{
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-			Library: ls.Library, LibIssues: ls.Issues, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
+			Library: ls.Library, LibFindings: ls.Findings, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
 		})
 	}
 	return out

@@ -130,10 +130,10 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	w.markOwnRemote(res.Sites)
 	w.markHanded(fns, res.Sites)
 	for _, f := range pass.Files {
-		if issues := libmodel.ServiceConfigIssues(env, f); len(issues) > 0 {
+		if fds := libmodel.ServiceConfigFindings(env, f); len(fds) > 0 {
 			res.Sites = append(res.Sites, &Site{
-				Shape: ShapeLibrary, Node: f, Pos: issues[0].Pos, End: issues[0].End, File: f,
-				Library: "google.golang.org/grpc", LibIssues: issues,
+				Shape: ShapeLibrary, Node: f, Pos: fds[0].Pos, End: fds[0].End, File: f,
+				Library: "google.golang.org/grpc", LibFindings: fds,
 			})
 		}
 	}

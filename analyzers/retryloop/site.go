@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
@@ -294,9 +293,9 @@ type Site struct {
 	// LibAnyMethod: the library call re-sends its request whatever the
 	// method (libmodel.Site.AnyMethod).
 	LibAnyMethod bool
-	// LibIssues are the findings libmodel worded for a library site; a
-	// reporting analyzer reports those of its own check.
-	LibIssues []libmodel.Issue
+	// LibFindings are what a library site's configuration shows
+	// (libmodel.Finding): the reporters decide and word.
+	LibFindings []libmodel.Finding
 	// Attempts is the most attempts one run of the site makes, as far as
 	// the code shows (AttemptsUnknown, AttemptsUnbounded).
 	Attempts int
@@ -349,13 +348,19 @@ func (s *Site) Jittered() bool {
 	return false
 }
 
-// LibraryIssues returns the library findings of one check, ready to report.
-func (s *Site) LibraryIssues(check string) []diag.LibIssue {
-	var out []diag.LibIssue
-	for _, is := range s.LibIssues {
-		if string(is.Check) == check {
-			out = append(out, diag.LibIssue{Pos: is.Pos, End: is.End, Category: is.Category, Message: is.Message, Related: is.Related, Fixes: is.Fixes})
+// LibraryFindings returns the library site's findings on the given
+// properties that one check reports: the first for a call (a check speaks
+// once per call), every one for a service config (each finding stands
+// for a method config of its own).
+func (s *Site) LibraryFindings(props ...libmodel.Prop) []libmodel.Finding {
+	var out []libmodel.Finding
+	for _, f := range s.LibFindings {
+		if slices.Contains(props, f.Prop()) {
+			out = append(out, f)
 		}
+	}
+	if _, config := s.Node.(*ast.File); !config && len(out) > 1 {
+		out = out[:1]
 	}
 	return out
 }

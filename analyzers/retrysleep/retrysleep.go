@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
 
@@ -31,11 +32,13 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
+		ev := s.Evidence()
 		if s.Shape == retryloop.ShapeLibrary {
-			r.ReportLibrary(s.LibraryIssues("retrysleep"))
+			if ev.Wait.State == retryloop.StateAbsent || fixedAlone(ev) {
+				r.ReportLibrary(s.LibraryFindings(libmodel.PropWait), libConsequences)
+			}
 			continue
 		}
-		ev := s.Evidence()
 		if ev.Jitter.State == retryloop.StatePresent {
 			continue
 		}
@@ -90,4 +93,15 @@ func related(s *retryloop.Site) []analysis.RelatedInformation {
 		}
 	}
 	return out
+}
+
+// fixedAlone: a wait whose delay is fixed, with no randomness.
+func fixedAlone(ev retryloop.Evidences) bool {
+	return ev.Wait.State == retryloop.StatePresent && ev.Delay == retryloop.GrowthFixed && ev.Jitter.State != retryloop.StatePresent
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatFixedDelay: "clients that failed together retry in lockstep at the same pace",
+	libmodel.CatNoDelay:    "a failing dependency is hit again at once, with no pause to recover",
 }

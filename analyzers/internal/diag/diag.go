@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
 // Reporter reports one analyzer's diagnostics, honouring
@@ -220,11 +222,13 @@ func Related(pos token.Pos, msg string) analysis.RelatedInformation {
 // IsGenerated reports whether f is a generated file (fixes never edit them).
 func IsGenerated(f *ast.File) bool { return ast.IsGenerated(f) }
 
-// ReportLibrary reports the library issues of one check, once per
-// position and category (a client shared by several sites is one finding).
-func (r *Reporter) ReportLibrary(issues []LibIssue) {
-	for _, is := range issues {
-		k := libKey{is.Pos, is.Category}
+// ReportLibrary reports library findings in the check's words: what the
+// finding shows, then the consequence the check gives its category. Once
+// per position and category: a client shared by several sites is one
+// finding.
+func (r *Reporter) ReportLibrary(findings []libmodel.Finding, consequence map[string]string) {
+	for _, f := range findings {
+		k := libKey{f.Pos, f.Category}
 		if r.seen[k] {
 			continue
 		}
@@ -232,17 +236,11 @@ func (r *Reporter) ReportLibrary(issues []LibIssue) {
 			r.seen = map[libKey]bool{}
 		}
 		r.seen[k] = true
-		r.Report(analysis.Diagnostic{Pos: is.Pos, End: is.End, Category: is.Category, Message: is.Message, Related: is.Related, SuggestedFixes: is.Fixes})
+		r.Report(analysis.Diagnostic{
+			Pos: f.Pos, End: f.End, Category: f.Category,
+			Message: f.Shows + ": " + consequence[f.Category], Related: f.Related, SuggestedFixes: f.Fixes(),
+		})
 	}
-}
-
-// LibIssue is a library finding ready to report.
-type LibIssue struct {
-	Pos, End token.Pos
-	Category string
-	Message  string
-	Related  []analysis.RelatedInformation
-	Fixes    []analysis.SuggestedFix
 }
 
 type libKey struct {

@@ -220,23 +220,23 @@ func namedOf(t types.Type, pkg string) string {
 	return n.Obj().Name()
 }
 
-// delayIssues reports jitter and fixed-delay issues of a cenkalti policy.
+// delayIssues records the jitter and fixed-delay findings of a cenkalti policy.
 func (s *scope) cenkaltiDelay(b *siteBuilder, p *expBackoff, pkg string) {
 	q := s.qualifier(pkg)
 	switch p.kind {
 	case "constant":
-		b.add(issue(Sleep, CatFixedDelay, p.node, "backoff.ConstantBackOff waits the same delay between attempts: "+consFixed))
+		b.add(finding(CatFixedDelay, p.node, "backoff.ConstantBackOff waits the same delay between attempts"))
 	case "zero":
-		b.add(issue(Sleep, CatNoDelay, p.node, "backoff.ZeroBackOff retries without waiting: "+consNoDelay))
+		b.add(finding(CatNoDelay, p.node, "backoff.ZeroBackOff retries without waiting"))
 	case "exponential":
 		if p.jitterOff == nil {
 			return
 		}
 		if p.fixedMult {
-			b.add(issue(Sleep, CatFixedDelay, p.jitterOff, "backoff.ExponentialBackOff with Multiplier 1 and no randomization waits the same delay between attempts: "+consFixed))
+			b.add(finding(CatFixedDelay, p.jitterOff, "backoff.ExponentialBackOff with Multiplier 1 and no randomization waits the same delay between attempts"))
 			return
 		}
-		i := issue(Jitter, CatNoJitter, p.jitterOff, "backoff.ExponentialBackOff with RandomizationFactor 0 grows without jitter: "+consNoJitter)
+		i := finding(CatNoJitter, p.jitterOff, "backoff.ExponentialBackOff with RandomizationFactor 0 grows without jitter")
 		if q != "" {
 			if p.jitterZero != nil {
 				i = i.fix("Set RandomizationFactor to backoff.DefaultRandomizationFactor", replace(p.jitterZero, q+".DefaultRandomizationFactor"))
@@ -289,28 +289,28 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	if withCtx == nil {
 		if name := s.ctxParam(); name != "" {
-			i := issue(Deadline, CatNoContext, call, "backoff.Retry without backoff.WithContext never observes "+name+": "+consNoCtx)
+			i := finding(CatNoContext, call, "backoff.Retry without backoff.WithContext never observes "+name)
 			if q := s.qualifier(backoffV4); q != "" {
 				i = i.fix("Wrap the backoff in backoff.WithContext", insert(bo.Pos(), q+".WithContext("), insert(bo.End(), ", "+name+")"))
 			}
 			b.add(i)
 		}
 	} else if ctx == ctxBackground && !elapsedLimit && !maxRetries {
-		b.add(issue(Deadline, CatBackground, withCtx, "backoff.WithContext with a context made by context.Background has no deadline and the backoff no elapsed-time limit: "+consBgCtx))
+		b.add(finding(CatBackground, withCtx, "backoff.WithContext with a context made by context.Background has no deadline and the backoff no elapsed-time limit"))
 	}
 	s.budgetIssue(b, "backoff.Retry", op, call)
 	return b.site
 }
 
-// backoffV4Unbounded is the issue of a v4 retry with no bound, on the
+// backoffV4Unbounded is the finding of a v4 retry with no bound, on the
 // MaxElapsedTime of 0 when it is seen; the fix restores the default there
 // (not on the call, nor on a literal that only leaves the field out).
-func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff) Issue {
+func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff) Finding {
 	at := ast.Node(call)
 	if p.noElapsed && p.elapsedAt != nil {
 		at = p.elapsedAt
 	}
-	i := issue(Budget, CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound: "+consUnbounded)
+	i := finding(CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound")
 	if zero, ok := at.(ast.Expr); ok && at != ast.Node(call) && at != ast.Node(p.lit) {
 		if q := s.qualifier(backoffV4); q != "" {
 			i = i.fix("Restore the default MaxElapsedTime", replace(zero, q+".DefaultMaxElapsedTime"))
@@ -350,14 +350,14 @@ func backoffV5Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	ctx, _ := s.context(call.Args[0])
 	if !o.maxTries && o.noElapsed && kind != "stop" && ctx != ctxOther && ctx != ctxUnknown {
-		i := issue(Budget, CatUnbounded, o.elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound: "+consUnbounded)
+		i := finding(CatUnbounded, o.elapsedAt, "backoff.Retry with WithMaxElapsedTime(0) and no WithMaxTries has no bound")
 		if q := s.qualifier(mod); q != "" {
 			i = i.fix("Restore the default MaxElapsedTime", replace(o.elapsedAt.(*ast.CallExpr).Args[0], q+".DefaultMaxElapsedTime"))
 		}
 		b.add(i)
 	}
 	if ctx == ctxBackground && o.noElapsed {
-		b.add(issue(Deadline, CatBackground, call.Args[0], "backoff.Retry under context.Background with WithMaxElapsedTime(0) has no deadline: "+consBgCtx))
+		b.add(finding(CatBackground, call.Args[0], "backoff.Retry under context.Background with WithMaxElapsedTime(0) has no deadline"))
 	}
 	s.budgetIssue(b, "backoff.Retry", op, call)
 	return b.site
@@ -416,12 +416,9 @@ const (
 	optionsNoRetries            // a limit that allows no retry: not a retry site
 )
 
-// budgetIssue reports a retry around a remote operation that consults no
-// budget, unless the site already has a Budget issue.
+// budgetIssue records a retry around a remote operation that consults no
+// budget.
 func (s *scope) budgetIssue(b *siteBuilder, what string, op ast.Expr, call *ast.CallExpr, more ...ast.Node) {
-	if b.has(Budget) {
-		return
-	}
 	remote, body := s.remote(op)
 	if !remote {
 		return
@@ -435,7 +432,7 @@ func (s *scope) budgetIssue(b *siteBuilder, what string, op ast.Expr, call *ast.
 	if s.budgeted(nodes...) {
 		return
 	}
-	b.add(issue(Budget, CatNoBudget, call, what+" around a remote call consults no retry budget: "+consNoBudget))
+	b.add(finding(CatNoBudget, call, what+" around a remote call consults no retry budget"))
 }
 
 func oneOf(s string, list []string) bool {

@@ -16,15 +16,15 @@ import (
 
 const grpcPkg = "google.golang.org/grpc"
 
-// ServiceConfigIssues checks gRPC service configs: a constant JSON string
+// ServiceConfigFindings reads gRPC service configs: a constant JSON string
 // passed to grpc.WithDefaultServiceConfig, directly or through a constant
 // or a variable assigned once in the file.
 //
-// It reports a retryPolicy without top-level retryThrottling (no retry
+// It finds a retryPolicy without top-level retryThrottling (no retry
 // budget), a maxAttempts above the limit grpc-go silently applies (5,
 // unless grpc.WithMaxCallAttempts appears in the file), and a config that is
 // not valid JSON.
-func ServiceConfigIssues(env *Env, file *ast.File) []Issue {
+func ServiceConfigFindings(env *Env, file *ast.File) []Finding {
 	if env == nil || env.Info == nil {
 		return nil
 	}
@@ -53,15 +53,15 @@ func ServiceConfigIssues(env *Env, file *ast.File) []Issue {
 		}
 		return true
 	})
-	var issues []Issue
+	var fds []Finding
 	for _, call := range calls {
-		issues = append(issues, serviceConfig(env, file, call, maxCallAttempts)...)
+		fds = append(fds, serviceConfig(env, file, call, maxCallAttempts)...)
 	}
-	return issues
+	return fds
 }
 
 // serviceConfig checks one WithDefaultServiceConfig call.
-func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts bool) []Issue {
+func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts bool) []Finding {
 	arg := call.Args[0]
 	js, lit, ok := serviceConfigText(env, file, arg)
 	if !ok {
@@ -70,26 +70,26 @@ func serviceConfig(env *Env, file *ast.File, call *ast.CallExpr, maxCallAttempts
 	at := ast.Node(arg)
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config is not valid JSON ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
+		return []Finding{finding(CatGRPCInvalid, at, "gRPC service config is not valid JSON ("+err.Error()+")")}
 	}
 	var methods []map[string]json.RawMessage
 	if raw, ok := jsonField(doc, "methodConfig"); ok {
 		if err := json.Unmarshal(raw, &methods); err != nil {
-			return []Issue{issue(Budget, CatGRPCInvalid, at, "gRPC service config methodConfig is malformed ("+err.Error()+"): grpc.Dial fails or the retry policy is silently ignored")}
+			return []Finding{finding(CatGRPCInvalid, at, "gRPC service config methodConfig is malformed ("+err.Error()+")")}
 		}
 	}
 	hasRetry, maxAttempts := retryPolicies(methods)
 	if !hasRetry {
 		return nil
 	}
-	var issues []Issue
+	var fds []Finding
 	if thr, ok := jsonField(doc, "retryThrottling"); !ok || string(thr) == "null" {
-		issues = append(issues, noThrottling(at, lit))
+		fds = append(fds, noThrottling(at, lit))
 	}
 	if maxAttempts > 5 && !maxCallAttempts {
-		issues = append(issues, issue(Budget, CatGRPCMaxAttempts, at, "gRPC retryPolicy maxAttempts "+strconv.FormatFloat(maxAttempts, 'f', -1, 64)+" is above 5: grpc-go silently caps it at 5, so the config promises attempts that never happen"))
+		fds = append(fds, finding(CatGRPCMaxAttempts, at, "gRPC retryPolicy maxAttempts "+strconv.FormatFloat(maxAttempts, 'f', -1, 64)+" is above 5"))
 	}
-	return issues
+	return fds
 }
 
 // serviceConfigText returns the JSON of a service config argument: a
@@ -155,16 +155,13 @@ func retryPolicies(methods []map[string]json.RawMessage) (hasRetry bool, maxAtte
 	return hasRetry, maxAttempts
 }
 
-// noThrottling is the issue of a retry policy without retryThrottling;
+// noThrottling is the finding of a retry policy without retryThrottling;
 // the fix adds the recommended throttling to the literal.
-func noThrottling(at ast.Node, lit *ast.BasicLit) Issue {
-	i := issue(Budget, CatGRPCThrottling, at, "gRPC service config has a retryPolicy but no retryThrottling: "+consNoBudget)
+func noThrottling(at ast.Node, lit *ast.BasicLit) Finding {
+	i := finding(CatGRPCThrottling, at, "gRPC service config has a retryPolicy but no retryThrottling")
 	if lit != nil {
 		if edit, ok := addThrottling(lit); ok {
-			i.Fixes = []analysis.SuggestedFix{{
-				Message:   `Add "retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}`,
-				TextEdits: []analysis.TextEdit{edit},
-			}}
+			i = i.fix(`Add "retryThrottling": {"maxTokens": 1000, "tokenRatio": 0.1}`, edit)
 		}
 	}
 	return i

@@ -4,8 +4,13 @@
 // v5, avast/retry-go, sethvargo/go-retry, hashicorp/go-retryablehttp, resty
 // v2 and v3, failsafe-go, k8s wait and client-go retry, go-grpc-middleware
 // retry, eapache/go-resiliency retrier, the aws-sdk-go-v2 retryer and gRPC
-// service configs) and judges their configuration with the five questions of
-// retrylint: jitter, fixed delay, bound, deadline and idempotency.
+// service configs) and reads their configuration into findings: what it
+// shows of each property a retry is judged on (a wait, jitter, an attempt
+// cap, a budget, a deadline, an idempotency key), in the library's own
+// words, with the library-specific rewrites behind a Fixer. It names no
+// check and words no consequence: the reporters decide which findings
+// they speak for and say what they do (retryloop turns the findings into
+// the site's evidence).
 //
 // Every rule is matched by type identity (the package path and name of the
 // called function or method), never by spelling, and every rule follows the
@@ -15,7 +20,7 @@
 // configuration comes from somewhere the package cannot see, the properties
 // that depend on it are unknown and nothing is reported about them.
 //
-// The safe configuration of every library produces no issue.
+// The safe configuration of every library produces no finding.
 package libmodel
 
 import (
@@ -26,18 +31,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Check names the analyzer an Issue belongs to.
-type Check string
-
-const (
-	Budget      Check = "retrybudget"
-	Jitter      Check = "retryjitter"
-	Sleep       Check = "retrysleep"
-	Idempotency Check = "retryidempotency"
-	Deadline    Check = "retrydeadline"
-)
-
-// Categories of issues, one per sub-kind.
+// Categories of findings, one per sub-kind: each shows one property
+// (Finding.Prop).
 const (
 	CatNoJitter        = "library-no-jitter"
 	CatFixedDelay      = "library-fixed-delay"
@@ -86,21 +81,76 @@ type Env struct {
 // (golang/go#19943), used when Env.KeyHeaders is empty.
 var DefaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
 
-// Issue is one finding of one check at a library retry site, fully worded.
-type Issue struct {
-	Check    Check
+// Prop is the property of a retry that a library finding is about. A
+// finding shows it absent, or present and wrong (a fixed delay, a
+// configuration the library reads otherwise than it is written); which
+// check speaks for it, and in what words, is the reporters' decision.
+type Prop int
+
+const (
+	PropWait     Prop = iota + 1 // a wait between attempts: absent, or a fixed delay
+	PropJitter                   // randomness in a growing delay: absent
+	PropCap                      // a bound on the attempts (a cap, an elapsed-time limit): absent
+	PropBudget                   // a retry budget or token bucket: absent
+	PropDeadline                 // a deadline, or the caller's context, over the attempts: absent
+	PropKey                      // an idempotency key on a re-sent write: absent
+	PropConfig                   // a retry configuration the library rejects or reads otherwise
+)
+
+// Finding is what a library call's configuration shows of one property:
+// the construct, in the library's own words, and where it stands.
+type Finding struct {
 	Category string // constant per sub-kind, e.g. "library-no-jitter"
 	Pos, End token.Pos
-	Message  string // lower case, no trailing period, construct then consequence
-	Related  []analysis.RelatedInformation
-	Fixes    []analysis.SuggestedFix // only where the rewrite is mechanical and safe
+	// Shows names the construct and what it does, lower case, no
+	// trailing period: "backoff.ConstantBackOff waits the same delay
+	// between attempts". The reporter adds the consequence.
+	Shows   string
+	Related []analysis.RelatedInformation
+	// Fix offers the library-specific rewrites; nil when no rewrite is
+	// mechanical and safe.
+	Fix Fixer
+}
+
+// Fixer offers a finding's rewrites.
+type Fixer interface {
+	SuggestedFixes() []analysis.SuggestedFix
+}
+
+// Fixes returns the finding's rewrites, if any.
+func (f Finding) Fixes() []analysis.SuggestedFix {
+	if f.Fix == nil {
+		return nil
+	}
+	return f.Fix.SuggestedFixes()
+}
+
+// Prop returns the property the finding shows.
+func (f Finding) Prop() Prop {
+	switch f.Category {
+	case CatFixedDelay, CatNoDelay:
+		return PropWait
+	case CatNoJitter:
+		return PropJitter
+	case CatUnbounded:
+		return PropCap
+	case CatNoBudget, CatGRPCThrottling:
+		return PropBudget
+	case CatNoContext, CatBackground:
+		return PropDeadline
+	case CatNoKey:
+		return PropKey
+	}
+	return PropConfig
 }
 
 // Site is a library retry site.
 type Site struct {
 	Call    *ast.CallExpr // the retry call (backoff.Retry, retry.Do, client.Do, failsafe .Get, ...)
 	Library string        // module import path, e.g. "github.com/cenkalti/backoff/v4"
-	Issues  []Issue
+	// Findings are what the call's configuration shows, in the order
+	// found.
+	Findings []Finding
 	// Op is the operation the call retries, when it is an argument
 	// (backoff.Retry(ctx, op), retry.Do(op)): a helper wrapping the
 	// library may retry a function it is given.

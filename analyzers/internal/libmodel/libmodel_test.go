@@ -42,12 +42,13 @@ func run(pass *analysis.Pass) (any, error) {
 	// The minimal environment must not panic either.
 	bare := &libmodel.Env{Info: pass.TypesInfo, Pkg: pass.Pkg}
 	for _, file := range pass.Files {
-		report := func(i libmodel.Issue) {
+		report := func(i libmodel.Finding) {
+			c := checks[i.Prop()]
 			pass.Report(analysis.Diagnostic{
 				Pos: i.Pos, End: i.End, Category: i.Category,
-				Message:        string(i.Check) + ": " + i.Message,
+				Message:        c + ": " + i.Shows + ": " + consequences[i.Category],
 				Related:        i.Related,
-				SuggestedFixes: i.Fixes,
+				SuggestedFixes: i.Fixes(),
 			})
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
@@ -58,18 +59,45 @@ func run(pass *analysis.Pass) (any, error) {
 					if site.Call == nil || site.Library == "" {
 						pass.Reportf(n.Pos(), "internal error: site without call or library")
 					}
-					for _, i := range site.Issues {
-						report(i)
+					// As the reporters do: one finding per check and site.
+					seen := map[string]bool{}
+					for _, i := range site.Findings {
+						if c := checks[i.Prop()]; !seen[c] {
+							seen[c] = true
+							report(i)
+						}
 					}
 				}
 			}
 			return true
 		})
-		for _, i := range libmodel.ServiceConfigIssues(env, file) {
+		for _, i := range libmodel.ServiceConfigFindings(env, file) {
 			report(i)
 		}
 	}
 	return nil, nil
+}
+
+// checks stands in for the reporters' choice of the properties each
+// speaks for, and consequences for their words.
+var checks = map[libmodel.Prop]string{
+	libmodel.PropWait: "retrysleep", libmodel.PropJitter: "retryjitter",
+	libmodel.PropCap: "retrybudget", libmodel.PropBudget: "retrybudget", libmodel.PropConfig: "retrybudget",
+	libmodel.PropDeadline: "retrydeadline", libmodel.PropKey: "retryidempotency",
+}
+
+var consequences = map[string]string{
+	libmodel.CatNoJitter:        "clients that failed together retry together",
+	libmodel.CatFixedDelay:      "clients that failed together retry in lockstep at the same pace",
+	libmodel.CatNoDelay:         "a failing dependency is hit again at once, with no pause to recover",
+	libmodel.CatUnbounded:       "a persistent failure is retried forever",
+	libmodel.CatNoBudget:        "under an outage every caller retries and multiplies load",
+	libmodel.CatGRPCThrottling:  "under an outage every caller retries and multiplies load",
+	libmodel.CatGRPCInvalid:     "grpc.Dial fails or the retry policy is silently ignored",
+	libmodel.CatGRPCMaxAttempts: "grpc-go silently caps it at 5, so the config promises attempts that never happen",
+	libmodel.CatNoContext:       "cancellation and deadlines of the caller do not stop the retries",
+	libmodel.CatBackground:      "nothing bounds the retries in time",
+	libmodel.CatNoKey:           "a retried write that reached the server is applied twice",
 }
 
 // isBudget stands in for retryloop's judgement: x/time/rate limiters.

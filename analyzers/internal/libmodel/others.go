@@ -64,7 +64,7 @@ func failsafeSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	rp.judgeDelay(b, call, ps.retry)
 	if rp.unbounded != nil && rp.maxDur == nil && rp.budget == nil {
-		b.add(issue(Budget, CatUnbounded, rp.unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound: "+consUnbounded).
+		b.add(finding(CatUnbounded, rp.unbounded, "failsafe-go retry policy with no attempt limit (-1) and no WithMaxDuration has no bound").
 			fix("Cap the retries at 3", replace(rp.unbounded.(*ast.CallExpr).Args[0], "3")))
 	}
 	if rp.budget == nil && !ps.limited {
@@ -189,16 +189,16 @@ func readFailsafeRetry(s *scope, retry *cfg) *failsafeRetryPolicy {
 func (rp *failsafeRetryPolicy) judgeDelay(b *siteBuilder, call *ast.CallExpr, retry *cfg) {
 	switch {
 	case rp.growth != nil && rp.jitter == nil:
-		b.add(issue(Jitter, CatNoJitter, rp.growth, "failsafe-go retry policy backs off without jitter: "+consNoJitter).
+		b.add(finding(CatNoJitter, rp.growth, "failsafe-go retry policy backs off without jitter").
 			fix("Add WithJitterFactor(0.25)", insert(rp.growth.End(), ".WithJitterFactor(0.25)")))
 	case rp.growth == nil && rp.delay != nil && rp.jitter == nil:
-		b.add(issue(Sleep, CatFixedDelay, rp.delay, "failsafe-go retry policy WithDelay waits the same delay between attempts: "+consFixed))
+		b.add(finding(CatFixedDelay, rp.delay, "failsafe-go retry policy WithDelay waits the same delay between attempts"))
 	case rp.growth == nil && rp.delay == nil && rp.jitter == nil:
 		at := ast.Node(call)
 		if len(retry.calls) > 0 {
 			at = retry.calls[0]
 		}
-		b.add(issue(Sleep, CatNoDelay, at, "failsafe-go retry policy without a delay retries at once: "+consNoDelay))
+		b.add(finding(CatNoDelay, at, "failsafe-go retry policy without a delay retries at once"))
 	}
 }
 
@@ -270,7 +270,7 @@ func (s *scope) k8sPollSite(call *ast.CallExpr, cond ast.Expr, what string) *Sit
 		return nil
 	}
 	b := newSite(call)
-	b.add(issue(Sleep, CatFixedDelay, call, what+" calls again at the same interval after a failed call: "+consFixed).
+	b.add(finding(CatFixedDelay, call, what+" calls again at the same interval after a failed call").
 		related(retry, "a failure polls again here"))
 	return b.site
 }
@@ -456,7 +456,7 @@ func (s *scope) bgAttempts(site *Site, op ast.Expr, what string) *Site {
 		return true
 	})
 	if bg != nil && !timeout {
-		site.Issues = append(site.Issues, issue(Deadline, CatBackground, bg, what+" runs its attempts under a context made by context."+s.callee(bg).Name()+", and sleeps with time.Sleep: "+consBgCtx))
+		site.Findings = append(site.Findings, finding(CatBackground, bg, what+" runs its attempts under a context made by context."+s.callee(bg).Name()+", and sleeps with time.Sleep"))
 	}
 	return site
 }
@@ -473,9 +473,9 @@ func (s *scope) k8sSite(call *ast.CallExpr, bo, op ast.Expr, what string, noCtx 
 			}
 		}
 		if factor == 0 || factor == 1 {
-			b.add(issue(Sleep, CatFixedDelay, at, "wait.Backoff with Factor "+ftoa(factor)+" and no Jitter waits the same delay between attempts: "+consFixed))
+			b.add(finding(CatFixedDelay, at, "wait.Backoff with Factor "+ftoa(factor)+" and no Jitter waits the same delay between attempts"))
 		} else if factor > 1 {
-			i := issue(Jitter, CatNoJitter, at, "wait.Backoff grows by Factor "+ftoa(factor)+" without Jitter: "+consNoJitter)
+			i := finding(CatNoJitter, at, "wait.Backoff grows by Factor "+ftoa(factor)+" without Jitter")
 			if lit != nil && len(fields) == 0 {
 				if v, _ := litField(lit, "Jitter"); v != nil {
 					i = i.fix("Set Jitter to 0.1", replace(v, "0.1"))
@@ -488,7 +488,7 @@ func (s *scope) k8sSite(call *ast.CallExpr, bo, op ast.Expr, what string, noCtx 
 	}
 	if noCtx {
 		if name := s.ctxParam(); name != "" {
-			b.add(issue(Deadline, CatNoContext, call, what+" sleeps with time.Sleep and never observes "+name+": "+consNoCtx))
+			b.add(finding(CatNoContext, call, what+" sleeps with time.Sleep and never observes "+name))
 		}
 	}
 	if op != nil {
@@ -546,7 +546,7 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		judgeGRPCBackoff(s, b, bf)
 	}
 	if !budget && !custom {
-		b.add(issue(Budget, CatNoBudget, call, "go-grpc-middleware retry interceptor retries with no retry budget: "+consNoBudget))
+		b.add(finding(CatNoBudget, call, "go-grpc-middleware retry interceptor retries with no retry budget"))
 	}
 	return b.site
 }
@@ -566,13 +566,13 @@ func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
 	bfn := s.callee(bc)
 	switch {
 	case astq.IsFunc(bfn, grpcMiddleware+".BackoffLinear"):
-		i := issue(Sleep, CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts: "+consFixed)
+		i := finding(CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts")
 		if q != "" {
 			i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
 		}
 		b.add(i)
 	case astq.IsFunc(bfn, grpcMiddleware+".BackoffExponential"):
-		i := issue(Jitter, CatNoJitter, bc, "retry.BackoffExponential grows without jitter: "+consNoJitter)
+		i := finding(CatNoJitter, bc, "retry.BackoffExponential grows without jitter")
 		if q != "" {
 			i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
 		}
@@ -616,9 +616,9 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		pfn := s.callee(policy)
 		switch {
 		case astq.IsFunc(pfn, eapache+".ConstantBackoff"):
-			b.add(issue(Sleep, CatFixedDelay, policy, "retrier.ConstantBackoff without SetJitter waits the same delay between attempts: "+consFixed))
+			b.add(finding(CatFixedDelay, policy, "retrier.ConstantBackoff without SetJitter waits the same delay between attempts"))
 		case astq.IsFunc(pfn, eapache+".ExponentialBackoff"), astq.IsFunc(pfn, eapache+".LimitedExponentialBackoff"):
-			b.add(issue(Jitter, CatNoJitter, policy, "retrier."+pfn.Name()+" without SetJitter grows without jitter: "+consNoJitter))
+			b.add(finding(CatNoJitter, policy, "retrier."+pfn.Name()+" without SetJitter grows without jitter"))
 		}
 	}
 	op := call.Args[len(call.Args)-1]
@@ -627,11 +627,11 @@ func eapacheSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		ctx, _ = s.context(call.Args[0])
 	}
 	if infinite && ctx == ctxBackground {
-		b.add(issue(Budget, CatUnbounded, call, "retrier with WithInfiniteRetry and no deadline: "+consUnbounded))
+		b.add(finding(CatUnbounded, call, "retrier with WithInfiniteRetry and no deadline"))
 	}
 	if fn.Name() == "Run" {
 		if name := s.ctxParam(); name != "" {
-			b.add(issue(Deadline, CatNoContext, call, "retrier.Run never observes "+name+" (RunCtx does): "+consNoCtx))
+			b.add(finding(CatNoContext, call, "retrier.Run never observes "+name+" (RunCtx does)"))
 		}
 	}
 	s.budgetIssue(b, "retrier."+fn.Name(), op, call)
@@ -643,7 +643,7 @@ func awsSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	case astq.IsFunc(fn, awsRetry+".AddWithMaxAttempts") && len(call.Args) == 2:
 		if s.isZero(call.Args[1]) {
 			b := newSite(call)
-			b.add(issue(Budget, CatUnbounded, call, "retry.AddWithMaxAttempts with 0 lets the aws retryer retry without limit: "+consUnbounded))
+			b.add(finding(CatUnbounded, call, "retry.AddWithMaxAttempts with 0 lets the aws retryer retry without limit"))
 			return b.site
 		}
 	case astq.IsFunc(fn, awsRetry+".NewStandard") || astq.IsFunc(fn, awsRetry+".NewAdaptiveMode"):
@@ -668,7 +668,7 @@ func awsSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		}
 		if none != nil {
 			b := newSite(call)
-			b.add(issue(Budget, CatNoBudget, none, "aws retryer with ratelimit.None has no retry token bucket: "+consNoBudget))
+			b.add(finding(CatNoBudget, none, "aws retryer with ratelimit.None has no retry token bucket"))
 			return b.site
 		}
 	}

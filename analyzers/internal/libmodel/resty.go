@@ -72,7 +72,7 @@ func restySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
 	// A budget is not presumed behind a retry condition or hook (SPEC):
 	// it must be visible in it or reachable through facts.
 	if !o.budget {
-		b.add(issue(Budget, CatNoBudget, call, o.name+" client retries with no retry budget: "+consNoBudget))
+		b.add(finding(CatNoBudget, call, o.name+" client retries with no retry budget"))
 	}
 	return b.site
 }
@@ -206,7 +206,7 @@ func (o *restyOptions) delayStrategy(cc *ast.CallExpr) {
 	if len(cc.Args) == 1 {
 		if r, ok := o.s.resolve(cc.Args[0]); ok {
 			if rc, ok := r.(*ast.CallExpr); ok && astq.IsFunc(o.s.callee(rc), o.pkg+".RetryConstantDelayStrategy") {
-				o.b.add(issue(Sleep, CatFixedDelay, rc, o.name+" RetryConstantDelayStrategy waits the same delay between attempts: "+consFixed))
+				o.b.add(finding(CatFixedDelay, rc, o.name+" RetryConstantDelayStrategy waits the same delay between attempts"))
 			}
 		}
 	}
@@ -250,7 +250,7 @@ func (o *restyOptions) judgeWaitTimes() {
 	lo, ok1 := o.s.intConst(o.waitMin)
 	hi, ok2 := o.s.intConst(waitMax)
 	if ok1 && ok2 && lo >= hi && o.pkg == restyV2 {
-		o.b.add(issue(Sleep, CatFixedDelay, o.waitMin, o.name+" retry wait time not below the max wait time waits the same delay between attempts: "+consFixed))
+		o.b.add(finding(CatFixedDelay, o.waitMin, o.name+" retry wait time not below the max wait time waits the same delay between attempts"))
 	}
 }
 
@@ -262,7 +262,7 @@ func (o *restyOptions) judgeIdempotency(call, rCall *ast.CallExpr, method string
 		return false
 	}
 	s := o.s
-	i := issue(Idempotency, CatNoKey, call, method+" request re-sent by "+o.name+" without an idempotency key header: "+consNoKey)
+	i := finding(CatNoKey, call, method+" request re-sent by "+o.name+" without an idempotency key header")
 	if !s.inLoop(call) {
 		if key, edits, ok := s.keyValue(); ok {
 			keyFixed = true
@@ -285,7 +285,7 @@ func (o *restyOptions) judgeDeadline(call, rCall *ast.CallExpr, keyFixed bool) {
 	if ctx == "" {
 		return
 	}
-	i := issue(Deadline, CatNoContext, call, o.name+" request without SetContext("+ctx+") retries under no deadline: "+consNoCtx)
+	i := finding(CatNoContext, call, o.name+" request without SetContext("+ctx+") retries under no deadline")
 	if !keyFixed {
 		i = i.fix("Set the request context", insert(rCall.End(), ".SetContext("+ctx+")"))
 	}
@@ -377,7 +377,7 @@ func restyConfigSite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *
 		}
 		i++
 	}
-	b.add(issue(Budget, CatNoBudget, call, "resty client retries with no retry budget: "+consNoBudget))
+	b.add(finding(CatNoBudget, call, "resty client retries with no retry budget"))
 	return b.site
 }
 

@@ -55,8 +55,8 @@ func restyHeldSend(s *scope, call *ast.CallExpr, method string, c *cfg) *Site {
 		return nil
 	}
 	b := newSite(call)
-	b.add(issue(Idempotency, CatNoKey, call, method+" request re-sent by the resty client held in "+field.Name()+
-		" (retries switched on where the package configures it) without an idempotency key header: "+consNoKey).
+	b.add(finding(CatNoKey, call, method+" request re-sent by the resty client held in "+field.Name()+
+		" (retries switched on where the package configures it) without an idempotency key header").
 		related(wrap, "request made here"))
 	return b.site
 }

@@ -153,14 +153,14 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	if cl.retryMax != nil {
 		if n, ok := s.intConst(cl.retryMax); ok && n >= 1<<20 {
-			b.add(issue(Budget, CatUnbounded, cl.retryMax, "retryablehttp RetryMax this large is no limit: "+consUnbounded))
+			b.add(finding(CatUnbounded, cl.retryMax, "retryablehttp RetryMax this large is no limit"))
 		}
 	}
 	if name != "StandardClient" {
 		s.judgeRHRequest(b, call, name, cl, q)
 	}
 	if !cl.budget {
-		b.add(issue(Budget, CatNoBudget, call, "retryablehttp client retries with no retry budget: "+consNoBudget))
+		b.add(finding(CatNoBudget, call, "retryablehttp client retries with no retry budget"))
 	}
 	return b.site
 }
@@ -186,17 +186,17 @@ func (s *scope) rhClientOf(call *ast.CallExpr, fn *types.Func) *rhClient {
 	return s.rhClient(sel.X, call)
 }
 
-// rhNoJitter is the issue of the default backoff, on its assignment or the
+// rhNoJitter is the finding of the default backoff, on its assignment or the
 // NewClient call; the fix replaces the assigned backoff, or assigns the
 // jittered one after the statement that makes the client.
-func (s *scope) rhNoJitter(call *ast.CallExpr, cl *rhClient, q string) Issue {
+func (s *scope) rhNoJitter(call *ast.CallExpr, cl *rhClient, q string) Finding {
 	at := ast.Node(call)
 	if cl.backoffAt != nil {
 		at = cl.backoffAt
 	} else if cl.newCall != nil {
 		at = cl.newCall
 	}
-	i := issue(Jitter, CatNoJitter, at, "retryablehttp's default backoff has no jitter: "+consNoJitter)
+	i := finding(CatNoJitter, at, "retryablehttp's default backoff has no jitter")
 	if q == "" {
 		return i
 	}
@@ -280,7 +280,7 @@ func (s *scope) judgeRHRequest(b *siteBuilder, call *ast.CallExpr, name string, 
 		}
 	}
 	if req.build != nil && astq.IsFunc(s.callee(req.build), retryablehttp+".NewRequest") && !cl.timeout {
-		i := issue(Deadline, CatNoContext, req.build, "retryablehttp.NewRequest builds a request with no context: "+consNoCtx)
+		i := finding(CatNoContext, req.build, "retryablehttp.NewRequest builds a request with no context")
 		if ctx := s.ctxParam(); ctx != "" && q != "" {
 			i = i.fix("Use retryablehttp.NewRequestWithContext", replace(req.build.Fun, q+".NewRequestWithContext"), insert(req.build.Lparen+1, ctx+", "))
 		}
@@ -288,14 +288,14 @@ func (s *scope) judgeRHRequest(b *siteBuilder, call *ast.CallExpr, name string, 
 	}
 }
 
-// rhNoKey is the issue of a write re-sent without a key header; the fix
+// rhNoKey is the finding of a write re-sent without a key header; the fix
 // sets the header on Do's request variable, once, before the statement.
-func (s *scope) rhNoKey(call *ast.CallExpr, name string, req rhRequest) Issue {
+func (s *scope) rhNoKey(call *ast.CallExpr, name string, req rhRequest) Finding {
 	at := ast.Node(call)
 	if req.build != nil {
 		at = req.build
 	}
-	i := issue(Idempotency, CatNoKey, at, req.method+" request re-sent by retryablehttp without an idempotency key header: "+consNoKey)
+	i := finding(CatNoKey, at, req.method+" request re-sent by retryablehttp without an idempotency key header")
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
 	if !ok || name != "Do" || s.env.Fset == nil || s.inLoop(call) {
 		return i

@@ -101,7 +101,7 @@ func avastJudge(s *scope, call, optCall *ast.CallExpr, from int, mod string) *Si
 			b.add(s.avastNoContext(call, optCall, from, mod, name))
 		}
 	} else if ctx == ctxBackground && !o.attempts {
-		b.add(issue(Deadline, CatBackground, o.ctxOpt, "retry.Context with a context made by context.Background has no deadline: "+consBgCtx))
+		b.add(finding(CatBackground, o.ctxOpt, "retry.Context with a context made by context.Background has no deadline"))
 	}
 	if !o.throttled {
 		s.budgetIssue(b, "retry.Do", call.Args[0], call)
@@ -156,20 +156,20 @@ func (s *scope) avastOptionsOf(opts []*ast.CallExpr, mod string) avastOptions {
 func (s *scope) judgeAvastDelay(b *siteBuilder, arg ast.Expr, mod, q string) {
 	switch {
 	case s.objIs(arg, mod, "BackOffDelay"):
-		i := issue(Jitter, CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter: "+consNoJitter)
+		i := finding(CatNoJitter, arg, "retry.DelayType(retry.BackOffDelay) grows the delay without jitter")
 		if q != "" {
 			i = i.fix("Use retry.FullJitterBackoffDelay", replace(arg, q+".FullJitterBackoffDelay"))
 		}
 		b.add(i)
 	case s.objIs(arg, mod, "FixedDelay"):
-		b.add(issue(Sleep, CatFixedDelay, arg, "retry.DelayType(retry.FixedDelay) waits the same delay between attempts: "+consFixed))
+		b.add(finding(CatFixedDelay, arg, "retry.DelayType(retry.FixedDelay) waits the same delay between attempts"))
 	}
 }
 
-// avastUnbounded is the issue of Attempts(0) or UntilSucceeded with no
+// avastUnbounded is the finding of Attempts(0) or UntilSucceeded with no
 // deadline; the fix caps the attempts at 3 in place.
-func avastUnbounded(attemptsAt ast.Node, q string) Issue {
-	i := issue(Budget, CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline: "+consUnbounded)
+func avastUnbounded(attemptsAt ast.Node, q string) Finding {
+	i := finding(CatUnbounded, attemptsAt, "retry.Do with no attempt limit (Attempts(0) or UntilSucceeded) and no deadline")
 	if oc, ok := attemptsAt.(*ast.CallExpr); ok && q != "" {
 		if len(oc.Args) == 1 {
 			i = i.fix("Cap the attempts at 3", replace(oc.Args[0], "3"))
@@ -180,11 +180,11 @@ func avastUnbounded(attemptsAt ast.Node, q string) Issue {
 	return i
 }
 
-// avastNoContext is the issue of a retry that never sees the caller's
+// avastNoContext is the finding of a retry that never sees the caller's
 // context name; the fix adds retry.Context(name) where no other fix
 // edits, and not to options passed as a slice.
-func (s *scope) avastNoContext(call, optCall *ast.CallExpr, from int, mod, name string) Issue {
-	i := issue(Deadline, CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background: "+consNoCtx)
+func (s *scope) avastNoContext(call, optCall *ast.CallExpr, from int, mod, name string) Finding {
+	i := finding(CatNoContext, call, "retry.Do without retry.Context("+name+") waits on context.Background")
 	q := s.qualifier(mod)
 	if q == "" || optCall.Ellipsis.IsValid() {
 		return i
@@ -226,23 +226,23 @@ func goRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	switch {
 	case p.growing && !p.jitter:
-		i := issue(Jitter, CatNoJitter, p.base, "retry."+calleeName(s, p.base)+" backoff has no jitter: "+consNoJitter)
+		i := finding(CatNoJitter, p.base, "retry."+calleeName(s, p.base)+" backoff has no jitter")
 		if q != "" && p.base != ast.Node(call) {
 			i = i.fix("Wrap the backoff in retry.WithFullJitter", insert(p.base.Pos(), q+".WithFullJitter("), insert(p.base.End(), ")"))
 		}
 		b.add(i)
 	case p.fixed && !p.jitter:
-		b.add(issue(Sleep, CatFixedDelay, p.base, "retry."+calleeName(s, p.base)+" waits the same delay between attempts: "+consFixed))
+		b.add(finding(CatFixedDelay, p.base, "retry."+calleeName(s, p.base)+" waits the same delay between attempts"))
 	}
 	if body := s.funcBody(call.Args[2]); body != nil && !s.mentions(body, goRetry, "RetryableError") {
 		return nil // only errors wrapped in RetryableError are retried
 	}
 	ctx, _ := s.context(call.Args[0])
 	if !p.bounded && ctx != ctxOther && ctx != ctxUnknown {
-		b.add(issue(Budget, CatUnbounded, p.base, "retry."+name+" with no WithMaxRetries and no WithMaxDuration has no bound: "+consUnbounded))
+		b.add(finding(CatUnbounded, p.base, "retry."+name+" with no WithMaxRetries and no WithMaxDuration has no bound"))
 	}
 	if ctx == ctxBackground && !p.maxDuration {
-		b.add(issue(Deadline, CatBackground, call.Args[0], "retry."+name+" under context.Background with no WithMaxDuration has no deadline: "+consBgCtx))
+		b.add(finding(CatBackground, call.Args[0], "retry."+name+" under context.Background with no WithMaxDuration has no deadline"))
 	}
 	s.budgetIssue(b, "retry."+name, call.Args[2], call)
 	return b.site

@@ -16,3 +16,7 @@ type ClientStream interface {
 type UnaryInvoker func(ctx context.Context, method string, req, reply any, cc *ClientConn, opts ...CallOption) error
 
 type Streamer func(ctx context.Context, desc *StreamDesc, cc *ClientConn, method string, opts ...CallOption) (ClientStream, error)
+
+type DialOption interface{}
+
+func WithDefaultServiceConfig(s string) DialOption { return nil }
