@@ -114,7 +114,7 @@ type budgetFixer struct {
 // loop, whether its header can take a counter: a bare for or a condition,
 // with no comment a rewrite would lose.
 func (f *budgetFixer) target() bool {
-	f.body = loopBody(f.s.Node)
+	f.body = astq.LoopBody(f.s.Node)
 	if f.body == nil || !fixes.Editable(f.pass, f.s.Pos) {
 		return false
 	}
@@ -477,16 +477,6 @@ func declEdits(pass *analysis.Pass, file *ast.File, names []string) (string, []a
 		text += ")"
 	}
 	return declName, append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
-}
-
-func loopBody(n ast.Node) *ast.BlockStmt {
-	switch n := n.(type) {
-	case *ast.ForStmt:
-		return n.Body
-	case *ast.RangeStmt:
-		return n.Body
-	}
-	return nil
 }
 
 // budgetVar names the package-level budget for the site's dependency: the

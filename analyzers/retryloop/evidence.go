@@ -286,7 +286,7 @@ func (s *Site) libraryEvidence() Evidences {
 	unknown := Evidence{State: StateUnknown, Why: WhyLibrary}
 	ev := Evidences{Delay: GrowthUnknown, Wait: unknown, Jitter: unknown, Budget: unknown, Cap: unknown, Stop: unknown, Deadline: unknown, Cancel: unknown}
 	ev.Remote = s.remoteEvidence()
-	if _, config := s.Node.(*ast.File); config {
+	if s.serviceConfig() {
 		// A service config retries the connection's RPCs.
 		ev.Remote = Evidence{State: StatePresent, Pos: []token.Pos{s.Pos}}
 	}

@@ -598,13 +598,7 @@ func (w *walker) boolDef(id *ast.Ident, loop ast.Node) ast.Expr {
 // freshFromCall reports whether v is declared in the body of loop by the
 // results of a call (not derived from a counter: remain := max - i).
 func (w *walker) freshFromCall(v *types.Var, loop ast.Node) bool {
-	var body *ast.BlockStmt
-	switch l := loop.(type) {
-	case *ast.ForStmt:
-		body = l.Body
-	case *ast.RangeStmt:
-		body = l.Body
-	}
+	body := astq.LoopBody(loop)
 	if body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
 		return false
 	}
@@ -903,13 +897,8 @@ func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, 
 // no round of it succeeded (each host dialled and failed, then goto
 // restartAll).
 func (w *walker) testsInLoop(st ast.Stmt) bool {
-	var body *ast.BlockStmt
-	switch l := st.(type) {
-	case *ast.ForStmt:
-		body = l.Body
-	case *ast.RangeStmt:
-		body = l.Body
-	default:
+	body := astq.LoopBody(st)
+	if body == nil {
 		return false
 	}
 	tests, returns := false, false

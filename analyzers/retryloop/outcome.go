@@ -1872,16 +1872,16 @@ func (s *sim) nonNilError(e ast.Expr) bool {
 	case *ast.CallExpr:
 		return astq.IsFunc(astq.Callee(s.info, e), "errors.New", "fmt.Errorf")
 	case *ast.Ident, *ast.SelectorExpr:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
-		v, ok := s.info.Uses[id].(*types.Var)
-		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
+		return s.w.isSentinel(e)
 	}
 	return false
+}
+
+// isSentinel reports whether e names a sentinel error: a package-level
+// variable of type error (io.EOF, iterator.Done, ErrNotFound).
+func (w *walker) isSentinel(e ast.Expr) bool {
+	v, ok := w.usedObj(e).(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
 }
 
 // decide evaluates a branch condition and records whether the branch was
@@ -2267,27 +2267,16 @@ func (w *walker) endsOnSentinel(loop ast.Stmt, op *ast.CallExpr) bool {
 	if errVar == nil {
 		return false
 	}
-	sentinel := func(e ast.Expr) bool {
-		var id *ast.Ident
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			id = x
-		case *ast.SelectorExpr:
-			id = x.Sel
-		}
-		v, ok := w.info.Uses[id].(*types.Var)
-		return id != nil && ok && v.Parent() == v.Pkg().Scope() && isErrorType(v.Type())
-	}
 	found := false
 	ast.Inspect(loop, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			if n.Op == token.EQL || n.Op == token.NEQ {
-				found = found || astq.IsVar(w.info, n.X, errVar) && sentinel(n.Y) || astq.IsVar(w.info, n.Y, errVar) && sentinel(n.X)
+				found = found || astq.IsVar(w.info, n.X, errVar) && w.isSentinel(n.Y) || astq.IsVar(w.info, n.Y, errVar) && w.isSentinel(n.X)
 			}
 		case *ast.CallExpr:
 			if astq.IsFunc(astq.Callee(w.info, n), "errors.Is") && len(n.Args) == 2 {
-				found = found || astq.IsVar(w.info, n.Args[0], errVar) && sentinel(n.Args[1])
+				found = found || astq.IsVar(w.info, n.Args[0], errVar) && w.isSentinel(n.Args[1])
 			}
 		}
 		return !found

@@ -359,10 +359,17 @@ func (s *Site) LibraryFindings(props ...libmodel.Prop) []libmodel.Finding {
 			out = append(out, f)
 		}
 	}
-	if _, config := s.Node.(*ast.File); !config && len(out) > 1 {
+	if !s.serviceConfig() && len(out) > 1 {
 		out = out[:1]
 	}
 	return out
+}
+
+// serviceConfig reports whether the site is a gRPC service config: a
+// library site standing for a file's configs rather than a call.
+func (s *Site) serviceConfig() bool {
+	_, ok := s.Node.(*ast.File)
+	return s.Shape == ShapeLibrary && ok
 }
 
 // Subject names the site in messages: "retry loop", or "retry helper call".

@@ -119,3 +119,15 @@ func RefersTo(info *types.Info, n ast.Node, obj types.Object) bool {
 	})
 	return found
 }
+
+// LoopBody returns the body of a for or range statement, or nil for any
+// other node.
+func LoopBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return nil
+}

@@ -106,3 +106,22 @@ func TestNilChecks(t *testing.T) {
 		t.Errorf("RefersTo: the comparison uses err, its right side does not")
 	}
 }
+
+func TestLoopBody(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		body bool
+	}{
+		{"for {}", true}, {"for i := 0; i < 3; i++ {}", true}, {"for range 3 {}", true},
+		{"if true {}", false}, {"switch {}", false},
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p; func f() { "+tc.src+" }", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := f.Decls[0].(*ast.FuncDecl).Body.List[0]
+		if got := LoopBody(st); (got != nil) != tc.body {
+			t.Errorf("LoopBody(%s) = %v, want a body: %t", tc.src, got, tc.body)
+		}
+	}
+}
