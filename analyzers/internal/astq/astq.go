@@ -131,3 +131,17 @@ func LoopBody(n ast.Node) *ast.BlockStmt {
 	}
 	return nil
 }
+
+// StmtList returns the statement list n holds: a block's, or a switch or
+// select clause's body; nil for any other node.
+func StmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}

@@ -447,25 +447,42 @@ func InsertionPoint(pass *analysis.Pass, root ast.Node, loop ast.Node) (token.Po
 			return token.NoPos, false
 		}
 	}
-	var stmts []ast.Stmt
 	var prev token.Pos // where the list starts
 	switch parent := p[list].(type) {
 	case *ast.BlockStmt:
-		stmts, prev = parent.List, parent.Lbrace
+		prev = parent.Lbrace
 	case *ast.CaseClause:
-		stmts, prev = parent.Body, parent.Colon
+		prev = parent.Colon
 	case *ast.CommClause:
-		stmts, prev = parent.Body, parent.Colon
+		prev = parent.Colon
 	default:
 		return token.NoPos, false
 	}
+	stmts := astq.StmtList(p[list])
 	for _, x := range stmts {
 		if x == st {
 			break
 		}
 		prev = x.End()
 	}
-	return LeadingComment(pass, FileOf(pass, st.Pos()), prev, st.Pos()), true
+	at := LeadingComment(pass, FileOf(pass, st.Pos()), prev, st.Pos())
+	return at, !jumpsOver(pass, root, at)
+}
+
+// jumpsOver reports whether a goto in root jumps forward over pos: a
+// declaration put there would come into scope at the jump's label, which
+// Go forbids.
+func jumpsOver(pass *analysis.Pass, root ast.Node, pos token.Pos) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && b.Pos() < pos {
+			if l, ok := pass.TypesInfo.Uses[b.Label].(*types.Label); ok && l.Pos() >= pos {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // LeadingComment returns where the comment lines right above pos start
