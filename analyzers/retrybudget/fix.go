@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -60,8 +61,8 @@ func budgetFix(pass *analysis.Pass, s *retryloop.Site, d *decls, uncapped bool) 
 		// unasked and be recorded as a success.
 		return nil
 	}
-	f := &budgetFixer{pass: pass, s: s, d: d, uncapped: uncapped}
-	if !f.target() || !f.locateCall() || !f.placeGuard() || !f.chooseExit() {
+	f := &budgetFixer{pass: pass, s: s, d: d, uncapped: uncapped, flow: s.FlowOf(s.Ops[0])}
+	if f.flow == nil || !f.target() || !f.locateCall() || !f.placeGuard() || !f.chooseExit() {
 		return nil
 	}
 	f.indent = fixes.Indent(pass, f.stmt.Pos())
@@ -87,6 +88,7 @@ type budgetFixer struct {
 	s        *retryloop.Site
 	d        *decls
 	uncapped bool
+	flow     *retryloop.Flow // the model's ends of the call's success and failure paths
 
 	file     *ast.File
 	body     *ast.BlockStmt
@@ -195,8 +197,16 @@ func (f *budgetFixer) chooseExit() bool {
 	s, loop := f.s, f.loop
 	switch {
 	case loop == nil || loop.Cond != nil && s.Bound != retryloop.BoundNone && loop.Cond.Pos() <= s.BoundPos && s.BoundPos < loop.Cond.End():
+		// The code after the loop gives up with what the body kept
+		// (lastErr = err): kept after the guard, it would not be kept
+		// yet when the guard leaves (nil on the first attempt).
+		for _, k := range s.Kept {
+			if k.Pos >= f.guardPos {
+				return false
+			}
+		}
 		f.exit = "break"
-	case (loop.Cond == nil || returnAfter(s.Func, s.Node) != nil) && !cleansUpBeforeReturn(f.pass, f.body):
+	case (loop.Cond == nil || giveUpReturn(s) != nil) && !cleansUpBeforeReturn(f.pass, f.body):
 		exit, ok := fixes.ReturnErr(f.pass, f.file, s.Func, f.errID.Name)
 		if !ok || exit == "return" {
 			return false // a bare return would read as success
@@ -245,7 +255,7 @@ func (f *budgetFixer) addBudget() bool {
 // error) must not, or a caller's own bad requests starve its retries.
 func (f *budgetFixer) recordOutcomes(name string) bool {
 	pass := f.pass
-	switch succ := successBranch(pass, f.inIf, f.between, f.errObj); {
+	switch succ := successBranch(f.flow, f.inIf, f.between); {
 	case succ != nil:
 		// The success is recorded where it leaves, the failure at
 		// the guard, which only a retried failure reaches.
@@ -254,7 +264,7 @@ func (f *budgetFixer) recordOutcomes(name string) bool {
 		f.edits = append(f.edits, analysis.TextEdit{Pos: at, End: at,
 			NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".RecordSuccess()\n")})
 		f.preGuard = f.indent + name + ".RecordFailure()\n"
-	case returns(f.onTheWay) || f.inIf != nil:
+	case givesUpIn(f.flow, f.onTheWay) || f.inIf != nil:
 		// A failure that gives up on the way would be recorded as
 		// retried; a call in an if's init has no line after it.
 		return false
@@ -303,7 +313,8 @@ func (f *budgetFixer) addCap() bool {
 }
 
 // addGuard adds the guard itself. Its test leaves out err != nil where
-// the statements before it already decided the call failed.
+// no success of the call reaches it: every success path has left or gone
+// round before.
 func (f *budgetFixer) addGuard() {
 	why := f.why
 	if f.exit == "break" {
@@ -312,11 +323,7 @@ func (f *budgetFixer) addGuard() {
 		why += ": fail fast instead of piling on"
 	}
 	test := f.errID.Name + " != nil && " + f.cond
-	decided := f.between
-	if f.inIf != nil {
-		decided = append([]ast.Stmt{f.inIf}, f.between...)
-	}
-	if failedBy(f.pass, decided, f.errObj) {
+	if !f.flow.SuccessMayReach(f.guardPos) {
 		test = f.bare
 	}
 	guard := f.preGuard + f.indent + "if " + test + " {\n" +
@@ -325,71 +332,40 @@ func (f *budgetFixer) addGuard() {
 	f.edits = append(f.edits, analysis.TextEdit{Pos: f.guardPos, End: f.guardPos, NewText: []byte(guard)})
 }
 
-// successBranch returns the statement where a success leaves: an
-// `if err == nil { … return … }` right after the call (the call's own if,
-// or one of the statements on the way to the guard), or nil.
-func successBranch(pass *analysis.Pass, inIf *ast.IfStmt, between []ast.Stmt, err types.Object) *ast.IfStmt {
+// successBranch returns the statement where a success leaves: an if
+// right after the call (the call's own, or one of the statements on the
+// way to the guard) whose body ends in a return where the model saw the
+// call's success leave, and which no path of its failure enters. Or nil.
+func successBranch(flow *retryloop.Flow, inIf *ast.IfStmt, between []ast.Stmt) *ast.IfStmt {
 	cands := between
 	if inIf != nil {
 		cands = append([]ast.Stmt{inIf}, between...)
 	}
+	exits := flow.Exits()
 	for _, st := range cands {
 		ifs, ok := st.(*ast.IfStmt)
 		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 || (ifs.Init != nil && ifs != inIf) {
 			continue
 		}
-		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && astq.NilCheck(pass.TypesInfo, ifs.Cond, err) {
+		ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
+		if ok && slices.Contains(exits, ret.Pos()) && !flow.FailureStopsIn(ifs.Body.Pos(), ifs.Body.End()) {
 			return ifs
 		}
 	}
 	return nil
 }
 
-// returns reports whether stmts hold a return (outside function literals).
-func returns(stmts []ast.Stmt) bool {
-	found := false
-	for _, st := range stmts {
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
+// givesUpIn reports whether a failure of the call leaves the loop in one
+// of stmts.
+func givesUpIn(flow *retryloop.Flow, stmts []ast.Stmt) bool {
+	return slices.ContainsFunc(stmts, func(st ast.Stmt) bool { return flow.GivesUpIn(st.Pos(), st.End()) })
 }
 
-// failedBy reports whether one of stmts leaves when err is nil
-// (if err == nil { return … }), so that after them err is known to be set.
-func failedBy(pass *analysis.Pass, stmts []ast.Stmt, err types.Object) bool {
-	for _, st := range stmts {
-		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
-			continue
-		}
-		if as, ok := ifs.Init.(*ast.AssignStmt); ifs.Init != nil && (!ok || as.Tok != token.ASSIGN) {
-			continue // a := in the init would be another err
-		}
-		// err == nil, or err == nil || more (if err == nil || !retryable(err)).
-		cond := ast.Unparen(ifs.Cond)
-		for {
-			b, ok := cond.(*ast.BinaryExpr)
-			if !ok || b.Op != token.LOR {
-				break
-			}
-			cond = ast.Unparen(b.X)
-		}
-		if !astq.NilCheck(pass.TypesInfo, cond, err) {
-			continue
-		}
-		if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
-			return true
-		}
-	}
-	return false
+// giveUpReturn returns the return statement right after the site's loop,
+// which runs when its attempts are spent, or nil.
+func giveUpReturn(s *retryloop.Site) *ast.ReturnStmt {
+	r, _ := s.After.(*ast.ReturnStmt)
+	return r
 }
 
 // cleansUpBeforeReturn reports whether a return of the loop body that
@@ -411,16 +387,10 @@ func cleansUpBeforeReturn(pass *analysis.Pass, body *ast.BlockStmt) bool {
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+		if _, ok := n.(*ast.FuncLit); ok {
 			return false
-		case *ast.BlockStmt:
-			visit(n.List)
-		case *ast.CaseClause:
-			visit(n.Body)
-		case *ast.CommClause:
-			visit(n.Body)
 		}
+		visit(astq.StmtList(n))
 		return !found
 	})
 	return found

@@ -43,7 +43,8 @@ import (
 // ruled out from the syntax; any doubt, and there is no alternative.
 func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	ctxVar := s.Ctx.InScope
-	if s.Shape != retryloop.ShapeCounted || len(s.Ops) != 1 || ctxVar == nil || len(s.Waits) > 1 ||
+	// A labeled loop would leave its label behind.
+	if s.Shape != retryloop.ShapeCounted || len(s.Ops) != 1 || ctxVar == nil || len(s.Waits) > 1 || s.Labeled ||
 		!fixes.Editable(pass, s.Pos) {
 		return nil
 	}
@@ -56,7 +57,7 @@ func doFix(pass *analysis.Pass, s *retryloop.Site) *analysis.SuggestedFix {
 	if loop == nil {
 		return nil
 	}
-	ret := returnAfter(s.Func, s.Node)
+	ret := giveUpReturn(s)
 	if ret == nil {
 		return nil
 	}
@@ -236,34 +237,6 @@ func boundText(pass *analysis.Pass, bound ast.Expr, tv types.TypeAndValue, v int
 		}
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-// returnAfter returns the return statement right after the loop in its
-// statement list, or nil. A labeled loop does not qualify: its label
-// would be left behind.
-func returnAfter(fn, loop ast.Node) *ast.ReturnStmt {
-	p := fixes.Path(fn, loop)
-	if len(p) < 2 {
-		return nil
-	}
-	var list []ast.Stmt
-	switch parent := p[len(p)-2].(type) {
-	case *ast.BlockStmt:
-		list = parent.List
-	case *ast.CaseClause:
-		list = parent.Body
-	case *ast.CommClause:
-		list = parent.Body
-	default:
-		return nil
-	}
-	for i, st := range list {
-		if st == loop && i+1 < len(list) {
-			r, _ := list[i+1].(*ast.ReturnStmt)
-			return r
-		}
-	}
-	return nil
 }
 
 type plain struct {

@@ -128,7 +128,7 @@ func TestDoFixOffered(t *testing.T) {
 		}
 	}
 	for _, fn := range []string{"replaceFetch", "replacePing", "replaceConn", "replaceHead", "keepLoopVarUsed", "keepExtraStatement",
-		"keepNoContext", "keepTooMany", "keepNoErrorResult", "keepLocalError", "keepWorkAfter", "keepWaitEffect", "keepAssigned", "replaceInLiteral", "keepDoneWork", "keepContextShadowed"} {
+		"keepNoContext", "keepTooMany", "keepNoErrorResult", "keepLocalError", "keepWorkAfter", "keepWaitEffect", "keepAssigned", "replaceInLiteral", "keepDoneWork", "keepContextShadowed", "keepLabeled"} {
 		if _, ok := offered[fn]; !ok {
 			t.Errorf("%s: no diagnostic", fn)
 		}

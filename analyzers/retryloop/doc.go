@@ -15,12 +15,15 @@
 // One subject per file:
 //
 //   - retryloop.go: the analyzer, its options and the walk of one pass
-//   - site.go: the Result, the Site, the Request, the Wait and their methods
+//   - site.go: the Result, the Site, the Request, the Wait, the Counter
+//     and the Flow (what the path simulation found of each retried
+//     operation: where its success leaves, where its failure gives up or
+//     goes round, which the fixes read) and their methods
 //   - loops.go: candidate sites (for and range loops, goto, recursion), the
 //     operations they retry and the bound of their attempts
 //   - outcome.go: the path simulation of one round under success and
 //     under each operation's failure, and what it decides (retried,
-//     consume, the waits on the retrying paths)
+//     consume, the waits on the retrying paths, each operation's Flow)
 //   - exclude.go: loops that are not retries (failover over a list,
 //     collection, work receivers)
 //   - waits.go: what a wait is (sleep, timer, select, ticker, a helper)

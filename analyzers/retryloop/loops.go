@@ -48,12 +48,9 @@ func (w *walker) findSites(fs *fnScope) []*Site {
 		}
 		stack = append(stack, n)
 		switch n := n.(type) {
-		case *ast.ForStmt:
-			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
-				sites = append(sites, s)
-			}
-		case *ast.RangeStmt:
-			if s := w.loopSite(fs, n, labelOf(stack, w)); s != nil {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if s := w.loopSite(fs, n.(ast.Stmt), labelOf(stack, w)); s != nil {
+				s.After, s.Labeled = after(stack)
 				sites = append(sites, s)
 			}
 		case *ast.LabeledStmt:
@@ -67,6 +64,27 @@ func (w *walker) findSites(fs *fnScope) []*Site {
 		sites = append(sites, s)
 	}
 	return sites
+}
+
+// after returns the statement that follows the innermost node of stack
+// (a loop, or its labeled statement) in its statement list, or nil, and
+// whether the loop is labeled.
+func after(stack []ast.Node) (ast.Stmt, bool) {
+	i := len(stack) - 1
+	_, labeled := stack[max(i-1, 0)].(*ast.LabeledStmt)
+	if labeled {
+		i--
+	}
+	if i < 1 {
+		return nil, labeled
+	}
+	list := astq.StmtList(stack[i-1])
+	for j, st := range list {
+		if st == stack[i] && j+1 < len(list) {
+			return list[j+1], labeled
+		}
+	}
+	return nil, labeled
 }
 
 func labelOf(stack []ast.Node, w *walker) *types.Label {
@@ -381,6 +399,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace
 	site.Func, site.File = fs.node, fs.file
 	site.Jumps = w.jumps(body, label)
+	site.Kept = w.kept(loop, body)
 	if shape == ShapeBare && cond != nil && w.flagCond(cond) {
 		shape = ShapeFlag
 	}
@@ -395,11 +414,35 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		bound, boundPos = BoundUnknown, source.Pos()
 	}
 	site.Bound, site.BoundPos = bound, boundPos
-	if shape == ShapeCounted {
+	if _, isFor := loop.(*ast.ForStmt); isFor || shape == ShapeCounted {
 		site.Counter = w.counter(loop)
 	}
 	w.describe(site, fs, loop, body)
 	return site
+}
+
+// kept lists the assignments in a loop body (outside function literals)
+// to error variables declared outside the loop.
+func (w *walker) kept(loop ast.Node, body *ast.BlockStmt) []Kept {
+	var out []Kept
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok != token.ASSIGN {
+				return true
+			}
+			for _, l := range n.Lhs {
+				v, ok := w.usedObj(l).(*types.Var)
+				if ok && isErrorType(v.Type()) && (v.Pos() < loop.Pos() || v.Pos() >= loop.End()) {
+					out = append(out, Kept{Var: v, Pos: n.Pos()})
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // jumps lists the branch statements of a loop body (outside function
@@ -465,37 +508,99 @@ func (w *walker) jumpKind(b *ast.BranchStmt, label *types.Label, inLoop, inSwitc
 	return JumpOther
 }
 
-// counter describes the counter of a counted loop: for i := 0; i < n;
-// i++ and for [i :=] range n are plain when the body does not read i;
-// any other counted form records its variable only.
+// counter describes the counter of a counted loop, or of a for loop
+// whose header counts (for i := 0; ; i++, the bound in the body): for i
+// := 0; i < n; i++ and for [i :=] range n are plain when the body does
+// not read i; any other counted form records its variable, and whether
+// it steps.
 func (w *walker) counter(loop ast.Stmt) *Counter {
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		v := w.counterCond(l.Cond, l)
 		if v == nil {
+			v = w.headerCounter(l)
+		}
+		if v == nil {
 			return nil
 		}
-		c := &Counter{Var: v}
+		c := &Counter{Var: v, Steps: w.steps(l, v)}
 		if limit, ok := w.upFromZero(l, v); ok {
 			c.Limit, c.N = limit, w.intLimit(limit)
 			c.Plain = !astq.RefersTo(w.info, l.Body, v)
 		}
 		return c
 	case *ast.RangeStmt:
-		if isSchedule(w.info.TypeOf(l.X)) || l.Value != nil {
+		if l.Value != nil {
 			return nil
 		}
-		c := &Counter{Limit: l.X, N: w.intLimit(l.X), Plain: true}
+		var v *types.Var
 		if id, ok := l.Key.(*ast.Ident); ok {
-			if v, ok := w.info.Defs[id].(*types.Var); ok {
-				c.Var, c.Plain = v, !astq.RefersTo(w.info, l.Body, v)
-			} else if id.Name != "_" {
+			if v, ok = w.info.Defs[id].(*types.Var); !ok && id.Name != "_" {
 				return nil // for i = range n: an outer variable
 			}
+		}
+		if isSchedule(w.info.TypeOf(l.X)) {
+			if v == nil {
+				return nil
+			}
+			return &Counter{Var: v, Steps: true} // the index of the schedule's delays
+		}
+		c := &Counter{Var: v, Limit: l.X, N: w.intLimit(l.X), Plain: true, Steps: v != nil}
+		if v != nil {
+			c.Plain = !astq.RefersTo(w.info, l.Body, v)
 		}
 		return c
 	}
 	return nil
+}
+
+// headerCounter returns the variable a for loop's header counts (for
+// v := …; …; v++ or v--), or nil.
+func (w *walker) headerCounter(l *ast.ForStmt) *types.Var {
+	init, ok := l.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := w.info.Defs[id].(*types.Var)
+	post, ok := l.Post.(*ast.IncDecStmt)
+	if v == nil || !ok || !w.isVar(post.X, v) {
+		return nil
+	}
+	return v
+}
+
+// steps reports whether the for loop's counter v starts at 0 (v := 0)
+// and only the post statement changes it, by one (v++): v > 0 on every
+// attempt but the first.
+func (w *walker) steps(l *ast.ForStmt, v *types.Var) bool {
+	init, ok := l.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 || !w.isVar(init.Lhs[0], v) {
+		return false
+	}
+	if n, ok := w.intConst(init.Rhs[0]); !ok || n != 0 {
+		return false
+	}
+	post, ok := l.Post.(*ast.IncDecStmt)
+	if !ok || post.Tok != token.INC || !w.isVar(post.X, v) {
+		return false
+	}
+	return !w.modifiedIn(v, l.Body) && !w.addressTaken(v, l.Body)
+}
+
+// addressTaken reports whether &v occurs in n.
+func (w *walker) addressTaken(v *types.Var, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && w.isVar(ast.Unparen(u.X), v) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // upFromZero matches for v := 0; v < limit; v++ and returns limit.

@@ -62,6 +62,9 @@ type path struct {
 	byContent *ast.CallExpr
 	splits    []split   // blocks entered on splits not about the outcome
 	exitPos   token.Pos // where the path left
+	// stop is where the finished path stopped in the round (its exit or
+	// jump), NoPos when it ran to the end of the round: set by run.
+	stop token.Pos
 	// jumped is set when the path went round by a jump (continue, goto
 	// back), skipping what the rest of the round would do.
 	jumped bool
@@ -243,6 +246,9 @@ func (s *sim) run(stmts []ast.Stmt) []*path {
 	}
 	var done []*path
 	for _, p := range ps {
+		if p.out == outExit || p.out == outNext && p.jumped {
+			p.stop = p.exitPos
+		}
 		if p.out == outRunning {
 			p.out = outNext
 			if s.gotoL != nil || s.self != nil {
@@ -412,7 +418,7 @@ func (s *sim) exprStmt(st *ast.ExprStmt, ps []*path) []*path {
 	}
 	if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && s.noReturn(call) {
 		for _, p := range ps {
-			p.out = outExit
+			p.out, p.exitPos = outExit, st.Pos()
 			p.abort = true
 		}
 	}
@@ -2094,6 +2100,7 @@ func (w *walker) simulate(s *sim, stmts []ast.Stmt) *Site {
 	site := &Site{Consume: !r.anySuccessExit, StatusRetry: r.statusRetry}
 	slices.SortFunc(r.retried, func(a, b *ast.CallExpr) int { return int(a.Pos() - b.Pos()) })
 	site.Ops = r.retried
+	site.Flows = r.flows(site.Ops)
 	site.Ctx.Consulted = r.consult
 	site.Waits = w.siteWaits(s, r.waits, r.chosen)
 	return site
@@ -2420,6 +2427,8 @@ type retries struct {
 	consult        bool
 	anySuccessExit bool
 	statusRetry    bool
+	// failEnds are how the failure walks of each operation ended.
+	failEnds map[*ast.CallExpr][]End
 }
 
 // tryFailure walks the body under op's failure in mode and records op as
@@ -2430,7 +2439,13 @@ func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode op
 	if mode == modeStatus && s.seenFail && s.ambiguous {
 		r.statusRetry = true // a status test that may let a failure go round
 	}
-	if s.overflow || !s.seenFail || s.ambiguous {
+	if s.overflow || !s.seenFail {
+		return
+	}
+	if mode == modeErr {
+		r.recordEnds(op, ps)
+	}
+	if s.ambiguous {
 		return
 	}
 	fp := failurePaths{ps: ps, op: op, mode: mode}
@@ -2467,6 +2482,41 @@ func (r *retries) tryFailure(s *sim, stmts []ast.Stmt, op *ast.CallExpr, mode op
 	if !slices.Contains(r.retried, op) {
 		r.retried = append(r.retried, op)
 	}
+}
+
+// recordEnds keeps how the paths of a walk under op's error ended.
+func (r *retries) recordEnds(op *ast.CallExpr, ps []*path) {
+	if r.failEnds == nil {
+		r.failEnds = map[*ast.CallExpr][]End{}
+	}
+	r.failEnds[op] = appendEnds(r.failEnds[op], ps, nil)
+}
+
+// appendEnds appends how the paths ended; with op, an exit its success
+// decided is marked so (successPaths.exits).
+func appendEnds(ends []End, ps []*path, op *ast.CallExpr) []End {
+	for _, p := range ps {
+		e := End{Pos: p.stop, Leaves: p.out == outExit}
+		if op != nil {
+			e.Decided = e.Leaves && !p.abort && p.observed[op] && p.successDriven() && (p.byContent == nil || p.byContent == op)
+		}
+		if !slices.Contains(ends, e) {
+			ends = append(ends, e)
+		}
+	}
+	return ends
+}
+
+// flows returns the flow of each retried operation whose failure was
+// walked, in the order of ops.
+func (r *retries) flows(ops []*ast.CallExpr) []*Flow {
+	out := make([]*Flow, len(ops))
+	for i, op := range ops {
+		if fe, ok := r.failEnds[op]; ok {
+			out[i] = &Flow{Op: op, Success: appendEnds(nil, r.succ, op), Failure: fe}
+		}
+	}
+	return out
 }
 
 // failurePaths are the paths of the walk under op's failure in mode.

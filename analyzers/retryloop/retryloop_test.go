@@ -2,8 +2,12 @@ package retryloop_test
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -50,7 +54,7 @@ var counters = &analysis.Analyzer{
 			if c.Limit != nil {
 				limit = types.ExprString(c.Limit)
 			}
-			pass.Reportf(s.Pos, "counter var=%s limit=%s n=%d plain=%t", v, limit, c.N, c.Plain)
+			pass.Reportf(s.Pos, "counter var=%s limit=%s n=%d plain=%t steps=%t", v, limit, c.N, c.Plain, c.Steps)
 		}
 		return nil, nil
 	},
@@ -102,4 +106,66 @@ func TestEvidence(t *testing.T) {
 // TestFacts pins the facts exported for helper functions.
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), retryloop.Analyzer, "helpers")
+}
+
+// flows reports what the model records of each retried operation's
+// outcomes, and the statement after the loop.
+var flows = &analysis.Analyzer{
+	Name:     "printflows",
+	Doc:      "test only: print the flow of every retried operation",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+		for _, s := range res.Sites {
+			// Lines are counted from the site's.
+			line := func(p token.Pos, atEnd string) string {
+				if !p.IsValid() {
+					return atEnd
+				}
+				return "+" + strconv.Itoa(pass.Fset.Position(p).Line-pass.Fset.Position(s.Pos).Line)
+			}
+			after := "-"
+			if s.After != nil {
+				after = strings.TrimPrefix(fmt.Sprintf("%T", s.After), "*ast.") + line(s.After.Pos(), "")
+			}
+			for _, f := range s.Flows {
+				if f == nil {
+					pass.Reportf(s.Pos, "flow unwalked")
+					continue
+				}
+				var exits, reach, giveUps, rounds []string
+				for _, p := range f.Exits() {
+					exits = append(exits, line(p, "cond"))
+				}
+				for _, e := range f.Success {
+					if !e.Pos.IsValid() {
+						reach = []string{"end"}
+					}
+				}
+				for _, e := range f.Failure {
+					if e.Leaves {
+						giveUps = append(giveUps, line(e.Pos, "cond"))
+					} else {
+						rounds = append(rounds, line(e.Pos, "end"))
+					}
+				}
+				for _, l := range [][]string{exits, giveUps, rounds} {
+					slices.Sort(l)
+				}
+				var kept []string
+				for _, k := range s.Kept {
+					kept = append(kept, k.Var.Name()+line(k.Pos, ""))
+				}
+				pass.Reportf(s.Pos, "flow op=%s exits=%v success=%v giveup=%v round=%v after=%s labeled=%t kept=%v",
+					types.ExprString(f.Op.Fun), exits, reach, slices.Compact(giveUps), slices.Compact(rounds), after, s.Labeled, kept)
+			}
+		}
+		return nil, nil
+	},
+}
+
+// TestFlows pins the flows the fixes read: where a success leaves, where
+// a failure gives up or goes round, and what follows the loop.
+func TestFlows(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), flows, "flows")
 }

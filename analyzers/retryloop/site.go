@@ -206,6 +206,96 @@ func (s *Site) JumpsIn(stmts []ast.Stmt, kinds ...JumpKind) bool {
 	return false
 }
 
+// Flow is what the path simulation found of one retried operation's
+// outcomes: how every path of one round ends under its success and under
+// its failure.
+type Flow struct {
+	Op *ast.CallExpr
+	// Success and Failure are the ends of the round's paths when Op
+	// succeeds and when it returns an error (a failure status with no
+	// error is not walked here: a site that retries one is StatusRetry).
+	Success, Failure []End
+}
+
+// End is how one simulated path of a round ended.
+type End struct {
+	// Pos is where the path stopped in the round: the return, break,
+	// continue or goto, or the call that does not return; token.NoPos
+	// when it ran to the end of the round (and then left at the loop's
+	// condition or went round).
+	Pos token.Pos
+	// Leaves: the path left the site (else it went round again).
+	Leaves bool
+	// Decided: the operation's outcome decided that the path leaves (a
+	// success exit), not a branch on something else.
+	Decided bool
+}
+
+// Exits returns where a success of the operation leaves the site as its
+// outcome decided (token.NoPos for the loop's condition, after a round
+// run to its end).
+func (f *Flow) Exits() []token.Pos {
+	var out []token.Pos
+	for _, e := range f.Success {
+		if e.Leaves && e.Decided && !slices.Contains(out, e.Pos) {
+			out = append(out, e.Pos)
+		}
+	}
+	return out
+}
+
+// SuccessMayReach reports whether a path under the operation's success
+// may reach pos in the round: one that stops at or after pos, or runs to
+// the end. (Positions say "after", not "through": the answer errs
+// towards yes.)
+func (f *Flow) SuccessMayReach(pos token.Pos) bool {
+	for _, e := range f.Success {
+		if !e.Pos.IsValid() || e.Pos >= pos {
+			return true
+		}
+	}
+	return false
+}
+
+// FailureStopsIn reports whether a path under the operation's failure
+// stops in [from, to): it leaves there (gives up) or goes round from
+// there by a jump.
+func (f *Flow) FailureStopsIn(from, to token.Pos) bool {
+	for _, e := range f.Failure {
+		if e.Pos.IsValid() && from <= e.Pos && e.Pos < to {
+			return true
+		}
+	}
+	return false
+}
+
+// GivesUpIn reports whether a path under the operation's failure leaves
+// the site in [from, to).
+func (f *Flow) GivesUpIn(from, to token.Pos) bool {
+	for _, e := range f.Failure {
+		if e.Leaves && e.Pos.IsValid() && from <= e.Pos && e.Pos < to {
+			return true
+		}
+	}
+	return false
+}
+
+// FlowOf returns the flow of the retried operation op, or nil.
+func (s *Site) FlowOf(op *ast.CallExpr) *Flow {
+	for _, f := range s.Flows {
+		if f != nil && f.Op == op {
+			return f
+		}
+	}
+	return nil
+}
+
+// Kept is one assignment that keeps a failure past the loop.
+type Kept struct {
+	Var *types.Var
+	Pos token.Pos // the assignment
+}
+
 // Tri is a three-valued truth.
 type Tri int
 
@@ -250,6 +340,22 @@ type Site struct {
 	// function literals), each with what it does to the loop: fixes
 	// read them rather than walk the body again.
 	Jumps []Jump
+	// Flows are what the path simulation found of each retried
+	// operation's outcomes (where a success leaves, where a failure
+	// gives up or goes round), in the order of Ops; nil for an operation
+	// whose failure was not walked (one retried because of what its
+	// result says). Fixes read them rather than decide the loop again.
+	Flows []*Flow
+	// After is the statement right after a loop site in its statement
+	// list: where a loop that runs out of attempts goes on (the give-up
+	// path), or nil. Labeled reports that the loop is labeled (After
+	// follows its labeled statement).
+	After   ast.Stmt
+	Labeled bool
+	// Kept are the assignments in a loop site's body to error variables
+	// declared outside it (lastErr = err): where the loop keeps a
+	// failure for the code after it to return.
+	Kept []Kept
 	// Bound limits the attempts; BoundPos is where (the condition).
 	Bound    Bound
 	BoundPos token.Pos
@@ -307,8 +413,10 @@ type Site struct {
 	keyHeaders []string
 }
 
-// Counter is what the model knows of a counted loop's counter: for i :=
-// 0; i < n; i++, for range n, for i := range n.
+// Counter is what the model knows of a loop's counter: a counted loop's
+// (for i := 0; i < n; i++, for range n, for i := range n), or the one a
+// for loop's header counts while the bound is elsewhere (for i := 0; ;
+// i++).
 type Counter struct {
 	// Var is the loop variable (nil for for range n).
 	Var *types.Var
@@ -321,6 +429,10 @@ type Counter struct {
 	// exactly N attempts unless an attempt succeeds (a fix may hand N
 	// to a library as the attempts).
 	Plain bool
+	// Steps: the counter starts at 0 and only the loop itself moves
+	// it, by one a round (i++ in the header, or range): Var > 0 holds
+	// on every attempt but the first.
+	Steps bool
 }
 
 // Delay returns the growth of the delay between attempts, combining every

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"github.com/retrylint/retrylint/analyzers/internal/fixes"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
@@ -113,35 +114,14 @@ func constDelay(pass *analysis.Pass, w *retryloop.Wait) (ast.Expr, int64, bool) 
 //		}
 //		...
 func waitFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
-	var counter *ast.Ident
-	var body *ast.BlockStmt
-	switch l := s.Node.(type) {
-	case *ast.ForStmt:
-		as, ok := l.Init.(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-			return nil
-		}
-		if lit, ok := as.Rhs[0].(*ast.BasicLit); !ok || lit.Value != "0" {
-			return nil
-		}
-		inc, ok := l.Post.(*ast.IncDecStmt)
-		if !ok || inc.Tok != token.INC {
-			return nil
-		}
-		id, ok := as.Lhs[0].(*ast.Ident)
-		if !ok || !isIdent(inc.X, id.Name) || !modifiedOnlyByPost(pass, l, id) {
-			return nil
-		}
-		counter, body = id, l.Body
-	case *ast.RangeStmt:
-		id, ok := l.Key.(*ast.Ident)
-		if !ok || id.Name == "_" || l.Value != nil {
-			return nil
-		}
-		counter, body = id, l.Body
-	default:
+	// The counter tells the first attempt from the retries: it starts at
+	// 0 and only the loop moves it.
+	c := s.Counter
+	body := astq.LoopBody(s.Node)
+	if c == nil || !c.Steps || c.Var == nil || body == nil {
 		return nil
 	}
+	counter := c.Var.Name()
 	if len(body.List) == 0 || !fixes.Editable(pass, s.Pos) {
 		return nil
 	}
@@ -169,44 +149,12 @@ func waitFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
 	}
 	edits := append([]analysis.TextEdit{
 		{Pos: at, End: at, NewText: []byte(bo + " := " + name + ".Backoff{}.Start()\n" + fixes.Indent(pass, at))},
-		{Pos: first.Pos(), End: first.Pos(), NewText: []byte("if " + counter.Name + " > 0 {\n" + indent + "\t" + wait + "\n" + indent + "}\n" + indent)},
+		{Pos: first.Pos(), End: first.Pos(), NewText: []byte("if " + counter + " > 0 {\n" + indent + "\t" + wait + "\n" + indent + "}\n" + indent)},
 	}, imp...)
 	return []analysis.SuggestedFix{{
 		Message:   "Wait with full-jitter exponential backoff (budget.Backoff) before each retry",
 		TextEdits: edits,
 	}}
-}
-
-func isIdent(e ast.Expr, name string) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == name
-}
-
-// modifiedOnlyByPost reports whether the loop counter changes only in the
-// loop's post statement (so "i > 0" means "not the first attempt").
-func modifiedOnlyByPost(pass *analysis.Pass, l *ast.ForStmt, id *ast.Ident) bool {
-	obj := pass.TypesInfo.Defs[id]
-	ok := true
-	ast.Inspect(l.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				if x, isID := lhs.(*ast.Ident); isID && pass.TypesInfo.Uses[x] == obj {
-					ok = false
-				}
-			}
-		case *ast.IncDecStmt:
-			if x, isID := n.X.(*ast.Ident); isID && pass.TypesInfo.Uses[x] == obj {
-				ok = false
-			}
-		case *ast.UnaryExpr:
-			if x, isID := n.X.(*ast.Ident); isID && n.Op == token.AND && pass.TypesInfo.Uses[x] == obj {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
 }
 
 // visible reports whether v is visible under its name at pos.

@@ -62,6 +62,21 @@ func fetchUntilStopped(c *http.Client, url string, stop *bool) (*http.Response, 
 	return nil, errors.New("stopped")
 }
 
+// A labeled flag loop followed by a return gives up there too; the label
+// stays.
+func fetchLabeledUntilStopped(c *http.Client, url string, stop *bool) (*http.Response, error) {
+retry:
+	for !*stop { // want `retry loop has no attempt cap, deadline or retry budget`
+		resp, err := c.Get(url)
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+		continue retry
+	}
+	return nil, errors.New("stopped")
+}
+
 // Local work that waits between attempts gets the cap alone: there is no
 // dependency to budget.
 func openLocal(db *sql.DB, migrate func(*sql.DB) error) error {
