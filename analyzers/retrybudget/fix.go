@@ -172,10 +172,11 @@ func (f *budgetFixer) placeGuard() bool {
 	if f.inIf != nil {
 		f.onTheWay = append(append([]ast.Stmt(nil), f.inIf.Body.List...), f.between...)
 	}
-	// A retry that starts the next attempt on the way (continue, goto)
-	// would not pass the guard; a body that breaks out of the loop runs
-	// the code after it on success too, which is then no way to give up.
-	if f.s.JumpsIn(f.onTheWay, retryloop.JumpNext, retryloop.JumpGoto) || assigns(pass, f.onTheWay, f.errObj) ||
+	// A retry that starts the next attempt on the way (a failure going
+	// round by continue) would not pass the guard; a body that breaks out
+	// of the loop runs the code after it on success too, which is then no
+	// way to give up (a goto anywhere: it could do either).
+	if roundsIn(f.flow, f.onTheWay) || assigns(pass, f.onTheWay, f.errObj) ||
 		f.s.JumpsIn(body.List, retryloop.JumpLeave, retryloop.JumpGoto) {
 		return false
 	}
@@ -359,6 +360,12 @@ func successBranch(flow *retryloop.Flow, inIf *ast.IfStmt, between []ast.Stmt) *
 // of stmts.
 func givesUpIn(flow *retryloop.Flow, stmts []ast.Stmt) bool {
 	return slices.ContainsFunc(stmts, func(st ast.Stmt) bool { return flow.GivesUpIn(st.Pos(), st.End()) })
+}
+
+// roundsIn reports whether a failure of the call goes round by a jump in
+// one of stmts.
+func roundsIn(flow *retryloop.Flow, stmts []ast.Stmt) bool {
+	return slices.ContainsFunc(stmts, func(st ast.Stmt) bool { return flow.RoundsIn(st.Pos(), st.End()) })
 }
 
 // giveUpReturn returns the return statement right after the site's loop,

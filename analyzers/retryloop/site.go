@@ -272,8 +272,19 @@ func (f *Flow) FailureStopsIn(from, to token.Pos) bool {
 // GivesUpIn reports whether a path under the operation's failure leaves
 // the site in [from, to).
 func (f *Flow) GivesUpIn(from, to token.Pos) bool {
+	return f.failureEndsIn(from, to, true)
+}
+
+// RoundsIn reports whether a path under the operation's failure goes
+// round to the next attempt by a jump in [from, to) (continue, a goto
+// back): a retry edge there.
+func (f *Flow) RoundsIn(from, to token.Pos) bool {
+	return f.failureEndsIn(from, to, false)
+}
+
+func (f *Flow) failureEndsIn(from, to token.Pos, leaves bool) bool {
 	for _, e := range f.Failure {
-		if e.Leaves && e.Pos.IsValid() && from <= e.Pos && e.Pos < to {
+		if e.Leaves == leaves && e.Pos.IsValid() && from <= e.Pos && e.Pos < to {
 			return true
 		}
 	}
