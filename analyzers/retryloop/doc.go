@@ -22,7 +22,15 @@
 //   - loops.go: candidate sites (for and range loops, goto, recursion), the
 //     operations they retry and the bound of their attempts
 //   - outcome.go: the path simulation of one round under success and
-//     under each operation's failure, and what it decides (retried,
+//     under each operation's failure: the paths and the walk of the
+//     statements
+//   - values.go: what a path knows of values as it goes (the effects of
+//     an expression, the operations' results, timers re-armed and delays
+//     chosen, error values)
+//   - conditions.go: a branch's condition evaluated on a path (error
+//     classifiers and judges, status-code comparisons, whether the
+//     outcome decided it)
+//   - retried.go: what the walks decide (the retried operations,
 //     consume, the waits on the retrying paths, each operation's Flow)
 //   - exclude.go: loops that are not retries (failover over a list,
 //     collection, work receivers)
