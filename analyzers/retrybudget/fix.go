@@ -257,9 +257,10 @@ func (f *budgetFixer) addBudget() bool {
 func (f *budgetFixer) recordOutcomes(name string) bool {
 	pass := f.pass
 	switch succ := successBranch(f.flow, f.inIf, f.between); {
-	case succ != nil:
+	case succ != nil && !f.flow.SuccessMayReach(f.guardPos):
 		// The success is recorded where it leaves, the failure at
-		// the guard, which only a retried failure reaches.
+		// the guard, which only a retried failure reaches (a success
+		// that goes round past it would be counted a failure).
 		first := succ.Body.List[0]
 		at := fixes.LineStart(pass, fixes.LeadingComment(pass, f.file, succ.Body.Lbrace, first.Pos()))
 		f.edits = append(f.edits, analysis.TextEdit{Pos: at, End: at,
