@@ -422,7 +422,9 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 }
 
 // kept lists the assignments in a loop body (outside function literals)
-// to error variables declared outside the loop.
+// to variables declared outside the loop that keep an error: an error
+// variable, or one given a value made from an error (errs = append(errs,
+// err), msg = err.Error()).
 func (w *walker) kept(loop ast.Node, body *ast.BlockStmt) []Kept {
 	var out []Kept
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -433,9 +435,12 @@ func (w *walker) kept(loop ast.Node, body *ast.BlockStmt) []Kept {
 			if n.Tok != token.ASSIGN {
 				return true
 			}
-			for _, l := range n.Lhs {
+			for i, l := range n.Lhs {
 				v, ok := w.usedObj(l).(*types.Var)
-				if ok && isErrorType(v.Type()) && (v.Pos() < loop.Pos() || v.Pos() >= loop.End()) {
+				if !ok || v.Pos() >= loop.Pos() && v.Pos() < loop.End() {
+					continue
+				}
+				if isErrorType(v.Type()) || len(n.Rhs) == len(n.Lhs) && w.mentionsError(n.Rhs[i]) {
 					out = append(out, Kept{Var: v, Pos: n.Pos()})
 				}
 			}
@@ -577,6 +582,12 @@ func (w *walker) headerCounter(l *ast.ForStmt) *types.Var {
 // and only the post statement changes it, by one (v++): v > 0 on every
 // attempt but the first.
 func (w *walker) steps(l *ast.ForStmt, v *types.Var) bool {
+	return w.headerUpFromZero(l, v) && !w.modifiedIn(v, l.Body) && !w.addressTaken(v, l.Body)
+}
+
+// headerUpFromZero reports whether the for loop's header starts v at 0
+// (v := 0) and counts it up by one (v++).
+func (w *walker) headerUpFromZero(l *ast.ForStmt, v *types.Var) bool {
 	init, ok := l.Init.(*ast.AssignStmt)
 	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 || !w.isVar(init.Lhs[0], v) {
 		return false
@@ -585,10 +596,7 @@ func (w *walker) steps(l *ast.ForStmt, v *types.Var) bool {
 		return false
 	}
 	post, ok := l.Post.(*ast.IncDecStmt)
-	if !ok || post.Tok != token.INC || !w.isVar(post.X, v) {
-		return false
-	}
-	return !w.modifiedIn(v, l.Body) && !w.addressTaken(v, l.Body)
+	return ok && post.Tok == token.INC && w.isVar(post.X, v)
 }
 
 // addressTaken reports whether &v occurs in n.
@@ -605,19 +613,8 @@ func (w *walker) addressTaken(v *types.Var, n ast.Node) bool {
 
 // upFromZero matches for v := 0; v < limit; v++ and returns limit.
 func (w *walker) upFromZero(l *ast.ForStmt, v *types.Var) (ast.Expr, bool) {
-	init, ok := l.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 || !w.isVar(init.Lhs[0], v) {
-		return nil, false
-	}
-	if n, ok := w.intConst(init.Rhs[0]); !ok || n != 0 {
-		return nil, false
-	}
 	cond, ok := ast.Unparen(l.Cond).(*ast.BinaryExpr)
-	if !ok || cond.Op != token.LSS || !w.isVar(cond.X, v) {
-		return nil, false
-	}
-	post, ok := l.Post.(*ast.IncDecStmt)
-	if !ok || post.Tok != token.INC || !w.isVar(post.X, v) {
+	if !ok || cond.Op != token.LSS || !w.isVar(cond.X, v) || !w.headerUpFromZero(l, v) {
 		return nil, false
 	}
 	return cond.Y, true
@@ -1176,6 +1173,7 @@ func (w *walker) underErrorCheck(stmts []ast.Stmt, jump ast.Node) bool {
 	return found
 }
 
+// mentionsError reports whether e holds an expression of type error.
 func (w *walker) mentionsError(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {

@@ -199,3 +199,24 @@ func (c *client) keeps(op func() error) error {
 	}
 	return lastErr
 }
+
+// Failures kept in other values: a list of them, a message. A value the
+// loop keeps that holds no error (the attempt number) is not kept.
+func keepsJoined(op func() error) error {
+	var errs []error
+	var msg string
+	last := 0
+	for i := 0; i < 3; i++ { // want `flow op=op exits=\[\+3\] success=\[\] giveup=\[\] round=\[end\] after=AssignStmt\+10 labeled=false kept=\[errs\+5 msg\+6\]`
+		err := op()
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, err)
+		msg = err.Error()
+		last = i
+		time.Sleep(time.Second)
+	}
+	_ = msg
+	_ = last
+	return errors.Join(errs...)
+}
