@@ -7,6 +7,7 @@
 #   OUTDIR         raw results (default: a temporary directory, printed)
 #   MODULE-REGEXP  run only the modules whose path matches (grep -E)
 #   ACCURACY_BIN   a retrylint binary to use (default: built from this checkout)
+#   ACCURACY_SCORED  what to call that binary in RESULTS.md (its commit)
 #   ACCURACY_MIRRORS  where the search tool's fetch put repository snapshots
 #                  (default /work/.mirror): modules.tsv rows whose source is
 #                  fetch:OWNER/NAME are read from OWNER+NAME/repo at the
@@ -78,6 +79,15 @@ while IFS=$'\t' read -r mod version pkgs _ source <&3; do
 done 3<"$here/modules.tsv"
 
 args=(-labels "$here/labels.tsv" -results "$out")
+# The report names the build it scored, so that a score that did not
+# change still records when it was taken.
+if [ -n "${ACCURACY_BIN:-}" ]; then
+	scored=${ACCURACY_SCORED:-"the binary $ACCURACY_BIN"}
+else
+	scored="retrylint built from $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo "an unknown commit")"
+	(cd "$root" && git diff --quiet HEAD -- . 2>/dev/null) || scored="$scored with uncommitted changes"
+fi
+args+=(-scored "$scored")
 [ -z "$filter" ] && args+=(-md "$here/RESULTS.md")
 (cd "$root" && go run ./accuracy/score "${args[@]}")
 echo "accuracy: raw results in $out" >&2

@@ -54,6 +54,7 @@ func main() {
 	labelsFlag := flag.String("labels", "accuracy/labels.tsv", "label file(s), comma-separated")
 	results := flag.String("results", "", "directory with SLUG.json and SLUG.root per module")
 	md := flag.String("md", "", "also write the report as Markdown to this file")
+	scored := flag.String("scored", "", "what was scored (the retrylint build, e.g. its commit), named in the report")
 	flag.Parse()
 	if *results == "" {
 		fmt.Fprintln(os.Stderr, "score: -results is required")
@@ -83,7 +84,7 @@ func main() {
 		findings = append(findings, fs...)
 	}
 	assign(labels, findings)
-	rep := report(labels, findings, missing)
+	rep := report(labels, findings, missing, *scored)
 	fmt.Print(rep)
 	if *md != "" {
 		if err := os.WriteFile(*md, []byte(rep), 0o644); err != nil {
@@ -240,7 +241,7 @@ func ratio(a, b int) string {
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
 
-func report(labels []*label, findings []*finding, missing []string) string {
+func report(labels []*label, findings []*finding, missing []string, scored string) string {
 	var b strings.Builder
 	byAnalyzer := map[string]*counts{}
 	byModule := map[string]*counts{}
@@ -300,6 +301,10 @@ func report(labels []*label, findings []*finding, missing []string) string {
 		total.fn += c.fn
 	}
 	fmt.Fprintf(&b, "# Accuracy on the blind-labeled corpus\n\n")
+	if scored != "" {
+		// A score that did not change still says when it was taken.
+		fmt.Fprintf(&b, "Scored: %s.\n\n", scored)
+	}
 	fmt.Fprintf(&b, "%d modules, %d label rows (%d flag, %d noflag, %d either); %d findings, %d of them outside every labeled span (unscored).\n\n",
 		len(modules), len(labels), rows["flag"], rows["noflag"], rows["either"], len(findings), len(unlabeled))
 	fmt.Fprintf(&b, "## Per analyzer\n\n| analyzer | TP | FP | FN | precision | recall |\n|---|---|---|---|---|---|\n")

@@ -32,12 +32,13 @@ func TestAssignInnermost(t *testing.T) {
 	if len(other.hits) != 0 {
 		t.Errorf("a row of another analyzer took a retrysleep finding")
 	}
-	rep := report(labels, fs, nil)
+	rep := report(labels, fs, nil, "retrylint at abc1234")
 	for _, want := range []string{
 		"| retrysleep | 1 | 0 | 0 | 1.00 | 1.00 |",
 		"| retryjitter | 0 | 1 | 0 | 0.00 | — |",
 		"| retrybudget | 0 | 0 | 1 | — | 0.00 |",
 		"## Unlabeled findings (2, not scored)",
+		"Scored: retrylint at abc1234.",
 	} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
