@@ -219,9 +219,10 @@ func (w *walker) litAttempts(site *Site, lit *ast.FuncLit, fs *fnScope) (Deadlin
 // ctxDeadline classifies a context expression.
 func (w *walker) ctxDeadline(site *Site, e ast.Expr, fs *fnScope, depth int) Deadline {
 	e = ast.Unparen(e)
-	if depth > 6 {
+	if depth > 6 || !w.follows("ctxDeadline", e) {
 		return DeadlineUnknown
 	}
+	defer w.unfollows("ctxDeadline", e)
 	switch e := e.(type) {
 	case *ast.CallExpr:
 		fn := astq.Callee(w.info, e)
@@ -262,6 +263,11 @@ func (w *walker) varDeadlineSite(site *Site, v *types.Var, fs *fnScope, depth in
 	if w.isParam(v, fs.typ) {
 		return DeadlineCaller
 	}
+	at := [2]any{v, fs.node}
+	if !w.follows("varDeadline", at) {
+		return DeadlineUnknown
+	}
+	defer w.unfollows("varDeadline", at)
 	res := DeadlineUnknown
 	n := 0
 	ast.Inspect(fs.body, func(nd ast.Node) bool {

@@ -96,9 +96,13 @@ func (j judged) plain() bool {
 
 // delayOf judges a duration expression inside the site's function.
 func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judged {
-	if depth > 8 {
+	// depth is the model's horizon (a delay more than 8 steps from its
+	// wait is unknown); the path, the guard against a delay defined by
+	// itself through an expression the seen set does not record.
+	if depth > 8 || !w.follows("delayOf", e) {
 		return judged{growth: GrowthUnknown}
 	}
+	defer w.unfollows("delayOf", e)
 	e = ast.Unparen(e)
 	if tv, ok := w.info.Types[e]; ok && tv.Value != nil {
 		return judged{growth: GrowthFixed, settled: true}

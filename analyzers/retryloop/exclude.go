@@ -149,6 +149,10 @@ func (f *failover) fieldsMoved(body *ast.BlockStmt) {
 // dependsOn reports whether e reads a moved field or a changing variable,
 // itself or through the locals it is defined from.
 func (f *failover) dependsOn(e ast.Expr, depth int) bool {
+	if !f.w.follows("dependsOn", e) {
+		return false
+	}
+	defer f.w.unfollows("dependsOn", e)
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && f.movedFields[types.ExprString(sel)] {
@@ -636,6 +640,10 @@ func (w *walker) fedInRound(loop ast.Stmt, op *ast.CallExpr, ops map[*ast.CallEx
 	seen := map[types.Object]bool{}
 	var fed func(e ast.Node, depth int) bool
 	fed = func(e ast.Node, depth int) bool {
+		if !w.follows("fed", e) {
+			return false
+		}
+		defer w.unfollows("fed", e)
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
 			switch n := n.(type) {

@@ -67,9 +67,10 @@ func (w *walker) setCodes(v *types.Var, votes *codeVotes, seen map[*types.Var]bo
 	if seen[v] {
 		return true // a copy back and forth adds nothing new
 	}
-	if v.Pkg() != w.pass.Pkg {
+	if v.Pkg() != w.pass.Pkg || !w.follows("setCodes", v) {
 		return false
 	}
+	defer w.unfollows("setCodes", v)
 	seen[v] = true
 	vals, index, ok := w.pkgAssignsOf(v, true)
 	if !ok {

@@ -154,11 +154,10 @@ func (c *walker) isRemoteFunc(fn *types.Func) bool {
 // reachesRemote reports whether a function literal makes a remote call,
 // its nested literals aside.
 func (w *walker) reachesRemote(lit *ast.FuncLit) *ast.CallExpr {
-	if w.litDepth > 4 {
+	if !w.follows("reachesRemote", lit) {
 		return nil
 	}
-	w.litDepth++
-	defer func() { w.litDepth-- }()
+	defer w.unfollows("reachesRemote", lit)
 	var found *ast.CallExpr
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		if found != nil {

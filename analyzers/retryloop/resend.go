@@ -62,9 +62,10 @@ func (w *walker) resendFact(fs *fnScope, libSites []*Site) *ResendFact {
 // recvField returns the name of the receiver's field e is the request of,
 // or "".
 func (w *walker) recvField(e ast.Expr, recv *types.Var, fs *fnScope, depth int) string {
-	if depth > 4 {
+	if depth > 4 || !w.follows("recvField", e) {
 		return ""
 	}
+	defer w.unfollows("recvField", e)
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := w.info.Uses[x].(*types.Var)
@@ -148,6 +149,10 @@ func (w *walker) takesHeaders(sig *types.Signature) bool {
 // retryablehttp.NewRequest[WithContext] in the function, or a call of
 // another wrapper builder.
 func (w *walker) wrapped(e ast.Expr, fs *fnScope) *BuildFact {
+	if !w.follows("wrapped", e) {
+		return nil // req = req
+	}
+	defer w.unfollows("wrapped", e)
 	if id, ok := e.(*ast.Ident); ok {
 		v, isVar := w.info.Uses[id].(*types.Var)
 		if !isVar {

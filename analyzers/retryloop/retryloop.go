@@ -15,6 +15,7 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/optlist"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"github.com/retrylint/retrylint/analyzers/internal/follow"
 )
 
 // Analyzer is the model of the default suite: the one the reporters'
@@ -76,19 +77,22 @@ type walker struct {
 	importsRH   bool // ... or go-retryablehttp
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur            *fnScope                  // the function being examined
-	litDepth       int                       // local closures being followed (reachesRemote)
-	polarity       map[types.Object]Tri      // status-code sets judged (setPolarity)
-	errPreds       map[*types.Func]Tri       // error classifiers evaluated at nil (errPredAtNil)
-	retryFlags     map[*types.Func]Tri       // retry flags returned beside an error (retryFlag)
-	pkgVarInit     map[*types.Var]ast.Expr   // package variables set only where declared (pkgVarValue)
-	constFields    map[*types.Var]bool       // unexported fields set only to constants (constField)
-	blockLabels    map[*ast.BlockStmt]int    // labels per block (stateMachine)
-	sleepVars      map[*types.Var]bool       // function variables judged (sleepVar)
-	timerChans     map[*types.Var][]ast.Expr // channels only timer callbacks signal (afterFuncChan)
-	loops          []ast.Node                // loops of the current function, once computed
-	loopsFor       *fnScope
-	quiet          []*Site // library sites without findings: retry layers still
+	cur            *fnScope // the function being examined
+	// path bounds every resolver that follows a definition (package
+	// follow): a value defined by itself ends as unknown, not in a
+	// stack overflow.
+	path        follow.Path
+	polarity    map[types.Object]Tri      // status-code sets judged (setPolarity)
+	errPreds    map[*types.Func]Tri       // error classifiers evaluated at nil (errPredAtNil)
+	retryFlags  map[*types.Func]Tri       // retry flags returned beside an error (retryFlag)
+	pkgVarInit  map[*types.Var]ast.Expr   // package variables set only where declared (pkgVarValue)
+	constFields map[*types.Var]bool       // unexported fields set only to constants (constField)
+	blockLabels map[*ast.BlockStmt]int    // labels per block (stateMachine)
+	sleepVars   map[*types.Var]bool       // function variables judged (sleepVar)
+	timerChans  map[*types.Var][]ast.Expr // channels only timer callbacks signal (afterFuncChan)
+	loops       []ast.Node                // loops of the current function, once computed
+	loopsFor    *fnScope
+	quiet       []*Site // library sites without findings: retry layers still
 	// pkgWrites index the writes of the package's files to every
 	// variable, without and with the tests (pkgAssignsOf).
 	pkgWrites [2]map[types.Object]*writes
@@ -478,3 +482,13 @@ func relevantImport(path string) bool {
 	// Any module outside the standard library may reach the network.
 	return !isStdPath(path)
 }
+
+// follows puts the definition at, followed by the resolver what, on the
+// pass's one follow.Path; false means it is being followed already (the
+// value is defined by itself) or the path is too long: the resolver then
+// answers unknown. Each true follows is matched by one unfollows.
+func (w *walker) follows(what string, at any) bool {
+	return w.path.Enter(follow.Key{What: what, At: at})
+}
+
+func (w *walker) unfollows(what string, at any) { w.path.Leave(follow.Key{What: what, At: at}) }

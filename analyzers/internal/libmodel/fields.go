@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/retrylint/retrylint/analyzers/internal/follow"
 )
 
 // A client held in a struct field is configured where the field is set,
@@ -161,13 +163,13 @@ func (s *scope) scopeOf(w fieldWrite) *scope {
 // known when every write of the field, followed where it is made (and
 // through copies from other such fields, http: c.http), gives one and the
 // same known client. Its fixes would edit another function: none.
-func (s *scope) rhFieldClient(f *types.Var, path map[*types.Var]bool) *rhClient {
+func (s *scope) rhFieldClient(f *types.Var) *rhClient {
 	unknown := &rhClient{}
-	if path[f] || len(path) > 4 {
+	k := follow.Key{What: "rhFieldClient", At: f}
+	if !s.env.path.Enter(k) {
 		return unknown
 	}
-	path[f] = true
-	defer delete(path, f)
+	defer s.env.path.Leave(k)
 	writes, ok := s.fieldWrites(f)
 	if !ok || len(writes) == 0 {
 		return unknown
@@ -176,7 +178,7 @@ func (s *scope) rhFieldClient(f *types.Var, path map[*types.Var]bool) *rhClient 
 	for _, w := range writes {
 		var cl *rhClient
 		if g := s.heldField(w.val); g != nil {
-			cl = s.rhFieldClient(g, path)
+			cl = s.rhFieldClient(g)
 		} else if ws := s.scopeOf(w); ws != nil {
 			cl = ws.rhClient(w.val, w.at)
 		}

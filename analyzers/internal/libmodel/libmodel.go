@@ -29,6 +29,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/retrylint/retrylint/analyzers/internal/follow"
 )
 
 // Categories of findings, one per sub-kind: each shows one property
@@ -68,6 +70,9 @@ type Env struct {
 	// package-level variables are then followed across files, not only in
 	// the file at hand.
 	Files []*ast.File
+
+	// path bounds every resolver that follows a definition (follow).
+	path follow.Path
 
 	awsConfigured *bool // the package configures an aws retryer (ClientRetries)
 	readsMethod   *bool // a function handed a resty response reads a method (readsRequestMethod)

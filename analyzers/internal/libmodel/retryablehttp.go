@@ -32,7 +32,7 @@ type rhClient struct {
 
 func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	if f := s.heldField(recv); f != nil {
-		return s.rhFieldClient(f, map[*types.Var]bool{})
+		return s.rhFieldClient(f)
 	}
 	cl := &rhClient{}
 	c := s.collect(recv, at.Pos())

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"github.com/retrylint/retrylint/analyzers/internal/follow"
 )
 
 // scope is what Sites knows about one function: where each local variable
@@ -460,6 +461,16 @@ const (
 
 // context classifies the context e, following variables.
 func (s *scope) context(e ast.Expr) (ctxKind, *ast.CallExpr) {
+	k := follow.Key{What: "context", At: e}
+	if !s.env.path.Enter(k) {
+		// ctx, cancel := context.WithCancel(ctx): the ctx inside is the
+		// value before the assignment, the parameter's when ctx is one.
+		if v := s.localVar(e); v != nil && s.isParam(v) {
+			return ctxOther, nil
+		}
+		return ctxUnknown, nil
+	}
+	defer s.env.path.Leave(k)
 	r, ok := s.resolve(e)
 	if !ok {
 		if v := s.localVar(r); v != nil && s.isParam(v) {
@@ -566,8 +577,15 @@ func isContext(t types.Type) bool {
 	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "context" {
 		return false
 	}
+	// The Done found is the context package's: of the interface (its
+	// receiver is context.Context), or of one of its own implementations,
+	// whose receiver type is t again when the package analysed is context.
 	recv := fn.Type().(*types.Signature).Recv()
-	return recv != nil && isContext(recv.Type())
+	if recv == nil {
+		return false
+	}
+	rn, ok := types.Unalias(recv.Type()).(*types.Named)
+	return ok && rn.Obj().Pkg() != nil && rn.Obj().Pkg().Path() == "context" && rn.Obj().Name() == "Context"
 }
 
 // budgeted reports whether any call inside the nodes consults a budget, as
