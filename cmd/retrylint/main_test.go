@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/retrylint/retrylint/internal/testmods"
 )
 
 // End-to-end tests of the built binaries: retrylint itself, with the
@@ -35,6 +37,12 @@ func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "retrylint-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// The ctxidiom fixture imports real retry libraries; the runs below
+	// load it with the module cache alone.
+	if err := testmods.Download(filepath.Join(testdata, "ctxidiom")); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.Exit(1)
 	}
 	retrylint = build(dir, "retrylint", ".")
@@ -523,5 +531,22 @@ func TestTestsNotLoaded(t *testing.T) {
 	r = run(t, dir, retrylint, "-retrysleep.tests", "./...")
 	if r.code != 1 || !strings.Contains(r.stderr, "post/mock_test.go:3:9: undefined: mocks") {
 		t.Errorf("-retrysleep.tests: got %+v, want exit 1 naming post/mock_test.go", r)
+	}
+}
+
+// TestVetToolPanic: under go vet, an analyzer that panics fails its
+// package with one line naming the analyzer and the package, and no
+// goroutine dump.
+func TestVetToolPanic(t *testing.T) {
+	need(t, sleeplint)
+	t.Parallel()
+	dir := fixture(t, "sleepy")
+	r := run(t, dir, "go", "vet", "-vettool="+sleeplint, "-sleeptest.panic", "./retry")
+	out := r.stdout + r.stderr
+	if r.code == 0 || !strings.Contains(out, "internal error: panic: sleeptest: boom") || !strings.Contains(out, "example.com/sleepy/retry") {
+		t.Errorf("exit %d, want a failure naming the panic and the package:\n%s", r.code, out)
+	}
+	if strings.Contains(out, "goroutine ") {
+		t.Errorf("go vet printed a goroutine dump:\n%s", out)
 	}
 }

@@ -53,6 +53,9 @@ func Main(analyzers ...*analysis.Analyzer) {
 			}
 			os.Args = append(os.Args[:1], args...)
 		}
+		// One error line per package for an analyzer that panics, not
+		// a goroutine dump (unitchecker does not recover).
+		guardPanics(analyzers)
 		unitchecker.Main(analyzers...)
 		panic("unreachable") // unitchecker.Main exits
 	}

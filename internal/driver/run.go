@@ -332,8 +332,8 @@ var guarded = struct {
 //
 // The checker runs analyzers on goroutines of its own without a
 // recover, so a panicking analyzer would otherwise kill the process
-// with a stack trace. Wrapping Run in place is the only hook; it is
-// done once per analyzer and only in the standalone driver.
+// with a stack trace; so does unitchecker under go vet. Wrapping Run in
+// place is the only hook; it is done once per analyzer.
 func guardPanics(analyzers []*analysis.Analyzer) {
 	guarded.Lock()
 	defer guarded.Unlock()
