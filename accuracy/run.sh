@@ -3,9 +3,14 @@
 # corpus at its pinned version and scores the findings against the blind
 # labels. By hand, not in CI: it downloads some 30 modules.
 #
-# Usage: accuracy/run.sh [OUTDIR] [MODULE-REGEXP]
+# Usage: accuracy/run.sh [OUTDIR] [MODULE-REGEXP] [MODULES-FILE]
 #   OUTDIR         raw results (default: a temporary directory, printed)
 #   MODULE-REGEXP  run only the modules whose path matches (grep -E)
+#   MODULES-FILE   the split to run (default accuracy/modules.tsv, the dev
+#                  split); accuracy/test/modules.tsv is the frozen test
+#                  split, scored in aggregate only (its labels.tsv beside
+#                  it, RESULTS in accuracy/test/RESULTS.md)
+#   ACCURACY_NOSCORE  if set, run and keep the raw results, score nothing
 #   ACCURACY_BIN   a retrylint binary to use (default: built from this checkout)
 #   ACCURACY_SCORED  what to call that binary in RESULTS.md (its commit)
 #   ACCURACY_MIRRORS  where the search tool's fetch put repository snapshots
@@ -19,6 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/accuracy.XXXXXX")}
 filter=${2:-}
+modfile=${3:-$here/modules.tsv}
+modfile=$(cd "$(dirname "$modfile")" && pwd)/$(basename "$modfile")
+split=$(dirname "$modfile")
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 command -v jq >/dev/null || { echo "accuracy: jq is required" >&2; exit 2; }
 bin=${ACCURACY_BIN:-$out/retrylint}
@@ -76,9 +84,12 @@ while IFS=$'\t' read -r mod version pkgs _ source <&3; do
 	echo "$dir" >"$base.root"
 	n=$(jq '[.[] | .[] | select(type == "array") | length] | add // 0' "$base.json" 2>/dev/null || echo "?")
 	echo "accuracy: $mod@$version: exit $rc, $n findings, $(($(date +%s) - start))s" >&2
-done 3<"$here/modules.tsv"
+done 3<"$modfile"
 
-args=(-labels "$here/labels.tsv" -results "$out")
+[ -n "${ACCURACY_NOSCORE:-}" ] && { echo "accuracy: raw results in $out (not scored)" >&2; exit 0; }
+args=(-labels "$split/labels.tsv" -results "$out")
+# The test split is read in aggregate only: nobody reads its sites.
+[ "$split" != "$here" ] && args+=(-aggregate)
 # The report names the build it scored, so that a score that did not
 # change still records when it was taken.
 if [ -n "${ACCURACY_BIN:-}" ]; then
@@ -88,6 +99,6 @@ else
 	(cd "$root" && git diff --quiet HEAD -- . 2>/dev/null) || scored="$scored with uncommitted changes"
 fi
 args+=(-scored "$scored")
-[ -z "$filter" ] && args+=(-md "$here/RESULTS.md")
+[ -z "$filter" ] && args+=(-md "$split/RESULTS.md")
 (cd "$root" && go run ./accuracy/score "${args[@]}")
 echo "accuracy: raw results in $out" >&2
