@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"time"
 )
 
@@ -38,21 +37,6 @@ const (
 	// (tests, a lone batch job).
 	NoJitter
 )
-
-// String returns the mode's name, such as "FullJitter".
-func (m JitterMode) String() string {
-	switch m {
-	case FullJitter:
-		return "FullJitter"
-	case EqualJitter:
-		return "EqualJitter"
-	case DecorrelatedJitter:
-		return "DecorrelatedJitter"
-	case NoJitter:
-		return "NoJitter"
-	}
-	return "JitterMode(" + strconv.Itoa(int(m)) + ")"
-}
 
 // Backoff is an exponential backoff policy. It is a value that is never
 // changed once built, so one Backoff may be shared by any number of
@@ -218,9 +202,6 @@ func (s *Sequence) Next() time.Duration {
 	s.prev = d
 	return d
 }
-
-// Retries returns how many delays Next has returned.
-func (s *Sequence) Retries() int { return s.n }
 
 // Jitter returns a uniform random duration in [0, d): full jitter of one
 // delay, so that clients that would wait d together do not wake together. It

@@ -7,24 +7,24 @@ import (
 
 // mixed is the hot-path workload shared by the benchmarks: nine successes,
 // then a failure followed by the retry decision.
-func mixed(b *Budget, i int) {
+func mixed(b RetryBudget, i int) {
 	if i%10 == 9 {
-		b.RecordFailure()
+		b.Record(errBoom)
 		b.Allow()
 		return
 	}
-	b.RecordSuccess()
+	b.Record(nil)
 }
 
 func BenchmarkBudget(b *testing.B) {
 	cases := []struct {
 		name string
-		op   func(*Budget, int)
+		op   func(RetryBudget, int)
 	}{
-		{"Allow", func(bu *Budget, _ int) { bu.Allow() }},
-		{"RecordSuccess", func(bu *Budget, _ int) { bu.RecordSuccess() }},
-		{"RecordFailure", func(bu *Budget, _ int) { bu.RecordFailure() }},
-		{"Record", func(bu *Budget, i int) {
+		{"Allow", func(bu RetryBudget, _ int) { bu.Allow() }},
+		{"RecordSuccess", func(bu RetryBudget, _ int) { bu.Record(nil) }},
+		{"RecordFailure", func(bu RetryBudget, _ int) { bu.Record(errBoom) }},
+		{"Record", func(bu RetryBudget, i int) {
 			if i&1 == 0 {
 				bu.Record(nil)
 			} else {
@@ -33,41 +33,35 @@ func BenchmarkBudget(b *testing.B) {
 		}},
 		{"Mixed", mixed},
 	}
-	for _, c := range cases {
-		b.Run(c.name+"/serial", func(b *testing.B) {
-			var bu Budget
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				c.op(&bu, i)
-			}
-		})
-		b.Run(c.name+"/parallel", func(b *testing.B) {
-			var bu Budget
-			b.ReportAllocs()
-			b.RunParallel(func(pb *testing.PB) {
-				i := 0
-				for pb.Next() {
-					c.op(&bu, i)
-					i++
+	kinds := []struct {
+		name string
+		new  func() RetryBudget
+	}{
+		{"Adaptive", func() RetryBudget { return new(Adaptive) }},
+		{"TokenBucket", func() RetryBudget { return new(TokenBucket) }},
+	}
+	for _, k := range kinds {
+		for _, c := range cases {
+			b.Run(k.name+"/"+c.name+"/serial", func(b *testing.B) {
+				bu := k.new()
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					c.op(bu, i)
 				}
 			})
-		})
-	}
-}
-
-func BenchmarkRatioBudget(b *testing.B) {
-	var r RatioBudget
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		i := 0
-		for pb.Next() {
-			r.Record(nil)
-			if i%10 == 9 {
-				r.Allow()
-			}
-			i++
+			b.Run(k.name+"/"+c.name+"/parallel", func(b *testing.B) {
+				bu := k.new()
+				b.ReportAllocs()
+				b.RunParallel(func(pb *testing.PB) {
+					i := 0
+					for pb.Next() {
+						c.op(bu, i)
+						i++
+					}
+				})
+			})
 		}
-	})
+	}
 }
 
 func BenchmarkBreaker(b *testing.B) {
@@ -75,8 +69,8 @@ func BenchmarkBreaker(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if br.Allow() {
-				br.Record(nil)
+			if p, ok := br.Admit(); ok {
+				p.Done(nil)
 			}
 		}
 	})

@@ -26,20 +26,24 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// clocked reads a Breaker through a fake clock: each method is the …At
-// twin at clk.Now().
+// clocked reads a Breaker through a fake clock: each method is the
+// breaker core's at clk.Now().
 type clocked struct {
 	*Breaker
 	clk *fakeClock
 }
 
-func (c clocked) Allow() bool                { return c.AllowAt(c.clk.Now()) }
-func (c clocked) Record(err error)           { c.RecordAt(c.clk.Now(), err) }
-func (c clocked) Open()                      { c.OpenAt(c.clk.Now()) }
-func (c clocked) Counts() (req, fail uint64) { return c.CountsAt(c.clk.Now()) }
+func (c clocked) Allow() bool {
+	_, ok := c.core().AdmitAt(c.clk.Now())
+	return ok
+}
+func (c clocked) Record(err error)           { c.core().RecordAt(c.clk.Now(), err) }
+func (c clocked) Open()                      { c.core().OpenAt(c.clk.Now()) }
+func (c clocked) Counts() (req, fail uint64) { return c.core().CountsAt(c.clk.Now()) }
+func (c clocked) State() BreakerState        { return c.Stats().State }
 func (c clocked) Admit() (clockedPermit, bool) {
-	p, ok := c.AdmitAt(c.clk.Now())
-	return clockedPermit{p, c.clk}, ok
+	p, ok := c.core().AdmitAt(c.clk.Now())
+	return clockedPermit{Permit{p}, c.clk}, ok
 }
 
 type clockedPermit struct {
@@ -47,11 +51,11 @@ type clockedPermit struct {
 	clk *fakeClock
 }
 
-func (p clockedPermit) Done(err error) { p.DoneAt(p.clk.Now(), err) }
+func (p clockedPermit) Done(err error) { p.p.DoneAt(p.clk.Now(), err) }
 
 func TestBreakerNeedsMinRequests(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{}), clk}
+	b := clocked{(&Breaker{}), clk}
 	for i := 0; i < 19; i++ {
 		if !b.Allow() {
 			t.Fatalf("closed breaker refused attempt %d", i)
@@ -69,7 +73,7 @@ func TestBreakerNeedsMinRequests(t *testing.T) {
 
 func TestBreakerOpensAboveHalf(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{}), clk}
+	b := clocked{(&Breaker{}), clk}
 	for i := 0; i < 10; i++ {
 		b.Record(nil)
 		b.Record(errBoom)
@@ -91,7 +95,7 @@ func TestBreakerOpensAboveHalf(t *testing.T) {
 
 func TestBreakerWindowSlides(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{}), clk}
+	b := clocked{(&Breaker{}), clk}
 	for i := 0; i < 15; i++ {
 		b.Record(errBoom)
 	}
@@ -117,7 +121,7 @@ func TestBreakerWindowSlides(t *testing.T) {
 func TestBreakerCooldownAndSingleProbe(t *testing.T) {
 	clk := newFakeClock()
 	var changes []string
-	b := clocked{NewBreaker(BreakerConfig{OnStateChange: func(from, to BreakerState) {
+	b := clocked{(&Breaker{OnStateChange: func(from, to BreakerState) {
 		changes = append(changes, from.String()+">"+to.String())
 	}}), clk}
 	for i := 0; i < 20; i++ {
@@ -164,7 +168,7 @@ func TestBreakerCooldownAndSingleProbe(t *testing.T) {
 
 func TestBreakerLostProbe(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{Cooldown: time.Second}), clk}
+	b := clocked{(&Breaker{Cooldown: time.Second}), clk}
 	for i := 0; i < 20; i++ {
 		b.Record(errBoom)
 	}
@@ -184,7 +188,7 @@ func TestBreakerLostProbe(t *testing.T) {
 
 func TestBreakerIgnoresOutcomesWhileOpen(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{}), clk}
+	b := clocked{(&Breaker{}), clk}
 	for i := 0; i < 20; i++ {
 		b.Record(errBoom)
 	}
@@ -197,7 +201,7 @@ func TestBreakerIgnoresOutcomesWhileOpen(t *testing.T) {
 }
 
 func TestBreakerPermanentIsSuccess(t *testing.T) {
-	var b Breaker // zero value: defaults, real clock
+	b := clocked{new(Breaker), newFakeClock()} // zero value: defaults
 	for i := 0; i < 40; i++ {
 		b.Record(Permanent(errBoom))
 	}
@@ -211,7 +215,7 @@ func TestBreakerPermanentIsSuccess(t *testing.T) {
 
 func TestBreakerCustomConfig(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{FailureRatio: 0.2, MinRequests: 5, Window: time.Second, Cooldown: time.Millisecond}), clk}
+	b := clocked{(&Breaker{FailureRatio: 0.2, MinRequests: 5, Window: time.Second, Cooldown: time.Millisecond}), clk}
 	for i := 0; i < 4; i++ {
 		b.Record(nil)
 	}
@@ -227,11 +231,6 @@ func TestBreakerCustomConfig(t *testing.T) {
 	if !b.Allow() {
 		t.Fatal("cooldown not honoured")
 	}
-	// Invalid values fall back to the defaults.
-	d := NewBreaker(BreakerConfig{FailureRatio: 1.5, MinRequests: -1, Window: -1, Cooldown: -1})
-	if d.ratio() != 0.5 || d.minRequests() != 20 || d.window() != 10*time.Second || d.cooldown() != 5*time.Second {
-		t.Fatal("invalid config did not take the defaults")
-	}
 }
 
 func TestBreakerStateString(t *testing.T) {
@@ -244,7 +243,7 @@ func TestBreakerStateString(t *testing.T) {
 
 func TestBreakerConcurrent(t *testing.T) {
 	clk := newFakeClock()
-	b := clocked{NewBreaker(BreakerConfig{Cooldown: time.Millisecond}), clk}
+	b := clocked{(&Breaker{Cooldown: time.Millisecond}), clk}
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)

@@ -12,12 +12,12 @@ import (
 var errBoom = errors.New("boom")
 
 func TestGRPCBudgetDefaults(t *testing.T) {
-	b := GRPCBudget()
-	if got := b.Tokens(); got != 1000 {
+	b := new(TokenBucket)
+	if got := b.tokens(); got != 1000 {
 		t.Fatalf("Tokens() = %v, want 1000", got)
 	}
-	if b.MaxTokens() != 1000 || b.TokenRatio() != 0.1 {
-		t.Fatalf("MaxTokens, TokenRatio = %v, %v; want 1000, 0.1", b.MaxTokens(), b.TokenRatio())
+	if b.maxTokens() != 1000 || b.tokenRatio() != 0.1 {
+		t.Fatalf("MaxTokens, TokenRatio = %v, %v; want 1000, 0.1", b.maxTokens(), b.tokenRatio())
 	}
 	if !b.Allow() {
 		t.Fatal("full bucket denied a retry")
@@ -25,25 +25,25 @@ func TestGRPCBudgetDefaults(t *testing.T) {
 }
 
 func TestBudgetThresholdIsStrictlyAboveHalf(t *testing.T) {
-	b := GRPCBudget()
+	b := new(TokenBucket)
 	for i := 0; i < 499; i++ {
-		b.RecordFailure()
+		b.Record(errBoom)
 	}
-	if got := b.Tokens(); got != 501 {
+	if got := b.tokens(); got != 501 {
 		t.Fatalf("after 499 failures Tokens() = %v, want 501", got)
 	}
 	if !b.Allow() {
 		t.Fatal("501 of 1000 tokens: retry denied, want allowed")
 	}
-	b.RecordFailure()
-	if got := b.Tokens(); got != 500 {
+	b.Record(errBoom)
+	if got := b.tokens(); got != 500 {
 		t.Fatalf("after 500 failures Tokens() = %v, want 500", got)
 	}
 	if b.Allow() {
 		t.Fatal("500 of 1000 tokens: retry allowed, want denied (tokens must exceed maxTokens/2)")
 	}
-	b.RecordSuccess()
-	if got := b.Tokens(); got != 500.1 {
+	b.Record(nil)
+	if got := b.tokens(); got != 500.1 {
 		t.Fatalf("after a success Tokens() = %v, want 500.1", got)
 	}
 	if !b.Allow() {
@@ -52,48 +52,48 @@ func TestBudgetThresholdIsStrictlyAboveHalf(t *testing.T) {
 }
 
 func TestBudgetStaysInBounds(t *testing.T) {
-	b, err := NewBudget(10, 0.1)
+	b, err := NewTokenBucket(10, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 100; i++ {
-		b.RecordSuccess()
+		b.Record(nil)
 	}
-	if got := b.Tokens(); got != 10 {
+	if got := b.tokens(); got != 10 {
 		t.Fatalf("successes on a full bucket: Tokens() = %v, want 10", got)
 	}
 	for i := 0; i < 100; i++ {
-		b.RecordFailure()
+		b.Record(errBoom)
 	}
-	if got := b.Tokens(); got != 0 {
+	if got := b.tokens(); got != 0 {
 		t.Fatalf("failures on an empty bucket: Tokens() = %v, want 0", got)
 	}
 	// From empty it takes 51 successes of 0.1 to pass 5 tokens (10/2).
 	for i := 0; i < 50; i++ {
-		b.RecordSuccess()
+		b.Record(nil)
 	}
 	if b.Allow() {
-		t.Fatalf("Tokens() = %v: retry allowed, want denied", b.Tokens())
+		t.Fatalf("Tokens() = %v: retry allowed, want denied", b.tokens())
 	}
-	b.RecordSuccess()
+	b.Record(nil)
 	if !b.Allow() {
-		t.Fatalf("Tokens() = %v: retry denied, want allowed", b.Tokens())
+		t.Fatalf("Tokens() = %v: retry denied, want allowed", b.tokens())
 	}
 }
 
 func TestBudgetRatioBelowOneTokenIsExact(t *testing.T) {
 	// 0.001 tokens per success is the finest step: 1000 successes refill one token.
-	b, err := NewBudget(4, 0.001)
+	b, err := NewTokenBucket(4, 0.001)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		b.RecordFailure()
+		b.Record(errBoom)
 	}
 	for i := 0; i < 1000; i++ {
-		b.RecordSuccess()
+		b.Record(nil)
 	}
-	if got := b.Tokens(); got != 3 {
+	if got := b.tokens(); got != 3 {
 		t.Fatalf("Tokens() = %v, want 3", got)
 	}
 }
@@ -119,16 +119,16 @@ func TestNewBudgetRejectsInvalid(t *testing.T) {
 		{1000, 0.0004, "tokenRatio"},
 	}
 	for _, tt := range tests {
-		b, err := NewBudget(tt.max, tt.ratio)
+		b, err := NewTokenBucket(tt.max, tt.ratio)
 		if err == nil {
-			t.Errorf("NewBudget(%v, %v) = %v, nil; want an error", tt.max, tt.ratio, b)
+			t.Errorf("NewTokenBucket(%v, %v) = %v, nil; want an error", tt.max, tt.ratio, b)
 			continue
 		}
 		if b != nil {
-			t.Errorf("NewBudget(%v, %v) returned a Budget with its error", tt.max, tt.ratio)
+			t.Errorf("NewTokenBucket(%v, %v) returned a Budget with its error", tt.max, tt.ratio)
 		}
 		if !strings.Contains(err.Error(), tt.param) {
-			t.Errorf("NewBudget(%v, %v) error %q does not name %s", tt.max, tt.ratio, err, tt.param)
+			t.Errorf("NewTokenBucket(%v, %v) error %q does not name %s", tt.max, tt.ratio, err, tt.param)
 		}
 	}
 }
@@ -137,31 +137,31 @@ func TestNewBudgetAcceptsValid(t *testing.T) {
 	for _, tt := range []struct{ max, ratio float64 }{
 		{1000, 0.1}, {10, 0.1}, {0.001, 0.001}, {1000, 5}, {3, 10}, {1, 1e6},
 	} {
-		b, err := NewBudget(tt.max, tt.ratio)
+		b, err := NewTokenBucket(tt.max, tt.ratio)
 		if err != nil {
-			t.Errorf("NewBudget(%v, %v): %v", tt.max, tt.ratio, err)
+			t.Errorf("NewTokenBucket(%v, %v): %v", tt.max, tt.ratio, err)
 			continue
 		}
-		if b.MaxTokens() != tt.max || b.TokenRatio() != tt.ratio || b.Tokens() != tt.max {
-			t.Errorf("NewBudget(%v, %v) = max %v ratio %v tokens %v", tt.max, tt.ratio, b.MaxTokens(), b.TokenRatio(), b.Tokens())
+		if b.maxTokens() != tt.max || b.tokenRatio() != tt.ratio || b.tokens() != tt.max {
+			t.Errorf("NewTokenBucket(%v, %v) = max %v ratio %v tokens %v", tt.max, tt.ratio, b.maxTokens(), b.tokenRatio(), b.tokens())
 		}
 	}
 }
 
 func TestBudgetRecordAndStats(t *testing.T) {
-	b := GRPCBudget()
+	b := new(TokenBucket)
 	b.Record(nil)
 	b.Record(errBoom)
 	b.Record(Permanent(errBoom))
 	if !b.Allow() {
 		t.Fatal("retry denied")
 	}
-	if got := b.Tokens(); got != 999 {
+	if got := b.tokens(); got != 999 {
 		// one failure; the success was on a full bucket; the permanent error is neutral
 		t.Fatalf("Tokens() = %v, want 999", got)
 	}
 	for i := 0; i < 600; i++ {
-		b.RecordFailure()
+		b.Record(errBoom)
 	}
 	if b.Allow() {
 		t.Fatal("retry allowed on an exhausted budget")
@@ -176,9 +176,6 @@ func TestBudgetRecordAndStats(t *testing.T) {
 	if (Stats{}).RetryRatio() != 0 {
 		t.Fatal("RetryRatio of no requests is not 0")
 	}
-	if s := want.String(); !strings.Contains(s, "requests=603") || !strings.Contains(s, "retry_ratio=0.002") {
-		t.Fatalf("String() = %q", s)
-	}
 }
 
 // TestBudgetBoundsAmplification replays the seed's outage: a dependency that
@@ -186,12 +183,12 @@ func TestBudgetRecordAndStats(t *testing.T) {
 // budget that is 30000 attempts; with one, retries stop after the bucket
 // falls to half, so the load stays near the demand.
 func TestBudgetBoundsAmplification(t *testing.T) {
-	b := GRPCBudget()
+	b := new(TokenBucket)
 	attempts := 0
 	for call := 0; call < 10000; call++ {
 		for a := 1; a <= 3; a++ {
 			attempts++
-			b.RecordFailure()
+			b.Record(errBoom)
 			if a == 3 || !b.Allow() {
 				break
 			}
@@ -210,19 +207,19 @@ func TestBudgetBoundsAmplification(t *testing.T) {
 // TestBudgetSteadyStateRatio checks the headline: with a partly failing
 // dependency, retries settle near tokenRatio (10%) of successes.
 func TestBudgetSteadyStateRatio(t *testing.T) {
-	b := GRPCBudget()
+	b := new(TokenBucket)
 	var successes, retries int
 	for call := 0; call < 200000; call++ {
 		// Every third first attempt fails; retries fail too. Deterministic.
 		if call%3 != 0 {
-			b.RecordSuccess()
+			b.Record(nil)
 			successes++
 			continue
 		}
-		b.RecordFailure()
+		b.Record(errBoom)
 		for a := 2; a <= 3 && b.Allow(); a++ {
 			retries++
-			b.RecordFailure()
+			b.Record(errBoom)
 		}
 	}
 	ratio := float64(retries) / float64(successes)
@@ -235,7 +232,7 @@ func TestBudgetSteadyStateRatio(t *testing.T) {
 }
 
 func TestBudgetConcurrent(t *testing.T) {
-	b, err := NewBudget(1000, 0.5)
+	b, err := NewTokenBucket(1000, 0.5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,13 +243,13 @@ func TestBudgetConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				b.RecordFailure()
+				b.Record(errBoom)
 				b.Allow()
 			}
 		}()
 	}
 	wg.Wait()
-	if got, want := b.Tokens(), float64(1000-goroutines*each); got != want {
+	if got, want := b.tokens(), float64(1000-goroutines*each); got != want {
 		t.Fatalf("Tokens() = %v, want %v: a concurrent update was lost", got, want)
 	}
 	for g := 0; g < goroutines; g++ {
@@ -260,12 +257,12 @@ func TestBudgetConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				b.RecordSuccess()
+				b.Record(nil)
 			}
 		}()
 	}
 	wg.Wait()
-	if got, want := b.Tokens(), float64(1000-goroutines*each)+0.5*goroutines*each; got != want {
+	if got, want := b.tokens(), float64(1000-goroutines*each)+0.5*goroutines*each; got != want {
 		t.Fatalf("Tokens() = %v, want %v: a concurrent update was lost", got, want)
 	}
 	s := b.Stats()
@@ -275,12 +272,12 @@ func TestBudgetConcurrent(t *testing.T) {
 }
 
 func TestBudgetHotPathDoesNotAllocate(t *testing.T) {
-	var b Budget
+	var b Adaptive
 	var l RetryBudget = &b
 	allocs := testing.AllocsPerRun(1000, func() {
 		b.Allow()
-		b.RecordSuccess()
-		b.RecordFailure()
+		b.Record(nil)
+		b.Record(errBoom)
 		b.Record(nil)
 		l.Record(errBoom)
 		l.Allow()
@@ -289,32 +286,42 @@ func TestBudgetHotPathDoesNotAllocate(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("hot path allocates %v times per run, want 0", allocs)
 	}
+	var tb TokenBucket
+	l = &tb
+	if allocs := testing.AllocsPerRun(1000, func() {
+		l.Allow()
+		l.Record(nil)
+		l.Record(errBoom)
+		_ = l.Stats()
+	}); allocs != 0 {
+		t.Fatalf("token bucket's hot path allocates %v times per run, want 0", allocs)
+	}
 }
 
-func TestDefaultBudgetIsAdaptive(t *testing.T) {
-	if DefaultBudget == nil || DefaultBudget.MaxTokens() != 0 || DefaultBudget.TokenRatio() != 0.1 {
-		t.Fatal("DefaultBudget is not an adaptive Budget of ratio 0.1")
+func TestSharedBudgetIsAdaptive(t *testing.T) {
+	if shared.c.Ratio() != 0.1 {
+		t.Fatal("the budget of calls given none is not an adaptive budget of ratio 0.1")
 	}
-	var _ RetryBudget = (*Budget)(nil)
-	var _ RetryBudget = (*RatioBudget)(nil)
+	var _ RetryBudget = (*Adaptive)(nil)
+	var _ RetryBudget = (*TokenBucket)(nil)
 	// A *Breaker is not a RetryBudget (it has no Stats of that kind), so
 	// WithBudget(breaker) does not compile.
 }
 
 func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
-	b, err := NewBudget(MaxBudgetTokens, MaxBudgetTokens)
+	b, err := NewTokenBucket(MaxBudgetTokens, MaxBudgetTokens)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2*MaxBudgetTokens; i++ {
-		b.RecordFailure()
+		b.Record(errBoom)
 	}
-	if b.Tokens() != 0 || b.Stats().Requests != 2*MaxBudgetTokens {
-		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
+	if b.tokens() != 0 || b.Stats().Requests != 2*MaxBudgetTokens {
+		t.Fatalf("Tokens() = %v, Stats() = %+v", b.tokens(), b.Stats())
 	}
-	b.RecordSuccess()
-	if b.Tokens() != MaxBudgetTokens || b.Stats().Requests != 2*MaxBudgetTokens+1 {
-		t.Fatalf("Tokens() = %v, Stats() = %+v", b.Tokens(), b.Stats())
+	b.Record(nil)
+	if b.tokens() != MaxBudgetTokens || b.Stats().Requests != 2*MaxBudgetTokens+1 {
+		t.Fatalf("Tokens() = %v, Stats() = %+v", b.tokens(), b.Stats())
 	}
 }
 
@@ -325,7 +332,7 @@ func TestBudgetStateHoldsTheLargestBucket(t *testing.T) {
 func TestAdaptiveBudgetBitesAtAnyRate(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, rate := range []int{5, 17, 500, 50000} {
-		var b Budget
+		var b Adaptive
 		step := time.Second / time.Duration(rate)
 		now := t0
 		// 10 healthy seconds with 1% failures, each retried once if allowed.
@@ -334,14 +341,14 @@ func TestAdaptiveBudgetBitesAtAnyRate(t *testing.T) {
 			now = now.Add(step)
 			healthyFirsts++
 			if i%100 == 99 {
-				b.RecordAt(now, errBoom)
-				if b.AllowAt(now) {
+				b.recordAt(now, errBoom)
+				if b.allowAt(now) {
 					healthyRetries++
-					b.RecordAt(now, nil)
+					b.recordAt(now, nil)
 				}
 				continue
 			}
-			b.RecordAt(now, nil)
+			b.recordAt(now, nil)
 		}
 		if want := healthyFirsts / 100; rate >= 100 && healthyRetries != want {
 			t.Errorf("%d/s healthy: %d of %d failures retried, want all", rate, healthyRetries, want)
@@ -351,12 +358,12 @@ func TestAdaptiveBudgetBitesAtAnyRate(t *testing.T) {
 		retriesLate := 0
 		for i := 0; i < 5*rate; i++ {
 			now = now.Add(step)
-			b.RecordAt(now, errBoom)
-			for a := 2; a <= 3 && b.AllowAt(now); a++ {
+			b.recordAt(now, errBoom)
+			for a := 2; a <= 3 && b.allowAt(now); a++ {
 				if now.Sub(outage) >= 1100*time.Millisecond {
 					retriesLate++
 				}
-				b.RecordAt(now, errBoom)
+				b.recordAt(now, errBoom)
 			}
 		}
 		// From 1.1 s in, only the floor: about one a second for 3.9 s.
@@ -368,29 +375,29 @@ func TestAdaptiveBudgetBitesAtAnyRate(t *testing.T) {
 
 func TestAdaptiveBudgetEarnsOnFirstTriesOnly(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	b, err := NewAdaptiveBudget(0.5, 0, time.Second)
+	b, err := NewAdaptive(0.5, 0, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 10 {
-		b.RecordAt(now, nil) // 10 successful first tries earn 5
+		b.recordAt(now, nil) // 10 successful first tries earn 5
 	}
 	granted := 0
-	for b.AllowAt(now) {
+	for b.allowAt(now) {
 		granted++
-		b.RecordAt(now, nil) // the retry's success earns nothing
+		b.recordAt(now, nil) // the retry's success earns nothing
 	}
 	if granted != 5 {
 		t.Fatalf("%d retries granted for 10 first tries at 50%%, want 5", granted)
 	}
-	if got := b.TokensAt(now); got != 0 {
+	if got := b.tokensAt(now); got != 0 {
 		t.Fatalf("Tokens() = %v, want 0", got)
 	}
 	// A second later the window has slid past all of it.
 	for range 4 {
-		b.RecordAt(now.Add(time.Second), nil)
+		b.recordAt(now.Add(time.Second), nil)
 	}
-	if got := b.TokensAt(now.Add(time.Second)); got != 2 {
+	if got := b.tokensAt(now.Add(time.Second)); got != 2 {
 		t.Fatalf("Tokens() = %v a window later after 4 successes, want 2", got)
 	}
 }
@@ -404,14 +411,14 @@ func TestNewAdaptiveBudgetRejectsInvalid(t *testing.T) {
 		{0.1, -1, time.Second}, {0.1, math.Inf(1), time.Second},
 		{0.1, 1, time.Millisecond}, {0.1, 1, time.Hour},
 	} {
-		if _, err := NewAdaptiveBudget(tc.ratio, tc.min, tc.window); err == nil {
-			t.Errorf("NewAdaptiveBudget(%v, %v, %v) accepted", tc.ratio, tc.min, tc.window)
+		if _, err := NewAdaptive(tc.ratio, tc.min, tc.window); err == nil {
+			t.Errorf("NewAdaptive(%v, %v, %v) accepted", tc.ratio, tc.min, tc.window)
 		}
 	}
 }
 
 func TestAdaptiveBudgetConcurrent(t *testing.T) {
-	var b Budget
+	var b Adaptive
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)

@@ -11,44 +11,46 @@
 //
 // # Retry budget
 //
-// A Budget is shared by every call to one dependency and holds its retries
-// to a small share of that dependency's traffic. The zero Budget, which is
-// what Do, DoValue, Named and the Transport's per-host budgets are, sizes
-// itself from the traffic it sees: a retry is allowed while the retries
-// granted in the last second (DefaultBudgetWindow) are fewer than 10%
-// (DefaultRetryRatio) of the first tries that succeeded in it, plus one
-// retry every 5 s (DefaultMinRetryRate) that the traffic need not have
-// earned. Only first tries earn, as in Finagle. So it bites within about a
-// second at any rate: a process sending 17 requests a second (one of the
-// seed's 400 pods) may retry about once a second while healthy, one sending
-// 50 000 may retry 5 000 times; when the dependency stalls the successes
-// stop and a second later so do the retries, but for the one every 5 s. In
-// the seed's drill (400 pods, each with its own budget, a 2 s stall; the
-// retrystorm simulator of module budget/tools) the load on the dependency
-// peaks at 1.04× its demand and it is healthy 2.5 s after the stall, where
-// naive retries reach 4.50× and keep it down. NewAdaptiveBudget sets the
-// ratio, the window and the floor.
+// A RetryBudget is shared by every call to one dependency and holds its
+// retries to a small share of that dependency's traffic. There are two, one
+// type per algorithm, each with one constructor that validates its
+// parameters.
 //
-// GRPCBudget keeps gRPC retry throttling (gRFC A6) available by name: a
-// token bucket of 1000 tokens (maxTokens); each failed attempt takes 1,
-// each success gives back 0.1 (tokenRatio), and a retry is allowed only
-// while more than 500 remain. Its burst is fixed, 500 failures per bucket:
-// right for one bucket shared by a fleet, or a process sending thousands of
+// Adaptive is the default: its zero value, which is what Do and the
+// Transport's per-host budgets use, sizes itself from the traffic it sees:
+// a retry is allowed while the retries granted in the last second
+// (DefaultBudgetWindow) are fewer than 10% (DefaultRetryRatio) of the first
+// tries that succeeded in it, plus one retry every 5 s
+// (DefaultMinRetryRate) that the traffic need not have earned. Only first
+// tries earn, as in Finagle. So it bites within about a second at any
+// rate: a process sending 17 requests a second (one of the seed's 400 pods)
+// may retry about once a second while healthy, one sending 50 000 may retry
+// 5 000 times; when the dependency stalls the successes stop and a second
+// later so do the retries, but for the one every 5 s. In the seed's drill
+// (400 pods, each with its own budget, a 2 s stall; the retrystorm
+// simulator of module budget/tools) the load on the dependency peaks at
+// 1.04× its demand and it is healthy 2.5 s after the stall, where naive
+// retries reach 4.50× and keep it down. NewAdaptive sets the ratio, the
+// window and the floor.
+//
+// TokenBucket is gRPC retry throttling (gRFC A6): its zero value is a
+// bucket of 1000 tokens (maxTokens); each failed attempt takes 1, each
+// success gives back 0.1 (tokenRatio), and a retry is allowed only while
+// more than 500 remain. Its burst is fixed, 500 failures per bucket: right
+// for one bucket shared by a fleet, or a process sending thousands of
 // requests a second, and far too large for a small pod, whose bucket never
-// drains in a 2 s stall (400 such pods latch like naive retries, at 4.70×).
-// NewBudget sizes another bucket. Either kind does not allocate.
-//
-// RatioBudget is the Finagle and Linkerd flavour over a longer window:
-// retries may be at most a share of the first tries in a sliding window
-// (20% over 10s by default) plus a minimum of 10 retries per second.
+// drains in a 2 s stall (400 such pods latch like naive retries, at
+// 4.70×). NewTokenBucket sizes another. Neither budget allocates.
 //
 // The budgets report Stats; RetryRatio (retries over all requests) is the
 // signal to watch: near 10% when healthy, a storm forming above about 20%,
-// and RetriesDenied counts the retries an exhausted budget refused.
-// StatsVar and Vars publish them through expvar, on /debug/vars, without
-// this package importing expvar. One process-wide DefaultBudget serves calls
-// that name no dependency; give each dependency its own (WithName,
-// WithBudget), so that one that fails cannot starve the retries of others.
+// and RetriesDenied counts the retries an exhausted budget refused. The
+// package holds no registry and publishes nothing: package
+// github.com/retrylint/retrylint/budget/registry keeps one budget per
+// dependency name and publishes the counters through expvar, for services
+// that ask for it. Do without WithBudget shares one process-wide Adaptive;
+// give each dependency its own, so that one that fails cannot starve the
+// retries of others.
 //
 // # Backoff with jitter
 //
@@ -66,11 +68,9 @@
 // consulting the budget before every retry and recording every outcome in
 // it. They wait with a timer raced against the context, never begin a wait
 // that would end after the context's deadline, stop at once on an error
-// marked Permanent or one that RetryIf rejects, and honour server pushback
-// given by RetryAfter up to a clamp of 30s. An attempt ended by the
-// caller's own context is not the dependency's failure and is recorded
-// nowhere. WithAttemptTimeout bounds each attempt, OnRetry and OnGiveUp
-// observe the call. When they give up they return a single *Error that
+// marked Permanent, and honour server pushback given by RetryAfter up to a
+// clamp of 30s. An attempt ended by the caller's own context is not the
+// dependency's failure and is recorded nowhere. OnRetry observes the call. When they give up they return a single *Error that
 // says why (attempts, budget, deadline, cancellation, permanent error, open
 // breaker) and wraps the last failure, so errors.Is and errors.As still see
 // it.
@@ -83,17 +83,18 @@
 // lets a single probe through to decide whether to close. Admit returns a
 // Permit whose Done reports only into the state that admitted it, so a
 // straggler from before is never taken as the probe's outcome.
-// BreakerConfig classifies outcomes (IsSuccessful, IsExcluded) and names the
-// breaker; Open, Close and Reset set it by hand. Pass it to Do with
-// WithBreaker.
+// Its fields classify outcomes (IsSuccessful, IsExcluded), name the
+// breaker and tune it; the zero Breaker has the defaults. Pass it to Do
+// with WithBreaker.
 //
 // # HTTP and idempotency
 //
 // Transport is an http.RoundTripper that applies all of this to HTTP, with
-// one budget per host (BudgetFor). It retries only what is safe to send
+// one budget per host. It retries only what is safe to send
 // twice: the idempotent methods of RFC 9110, and POST or PATCH only with an
 // idempotency key that stays the same on every attempt of one logical
-// request, and never an error no retry can fix (Unretryable). Classify sees
+// request, and never an error no retry can fix (a TLS certificate the
+// client does not trust, an unsupported scheme). Classify sees
 // the request, the response and the error; OnRetry observes each retry and
 // PrepareRetry re-signs the request about to be re-sent. NewIdempotencyKey
 // mints a key; mint it once per operation, before any retry. Re-sent
@@ -112,12 +113,12 @@
 //
 // # Testing
 //
-// Everything that waits or draws a random number can be made deterministic:
-// Backoff.Rand takes the randomness; the clock is injected one way, by the
-// …At twin of every method that reads it (Budget.AllowAt,
-// RatioBudget.RecordAt, Breaker.AdmitAt, Permit.DoneAt), as in
-// golang.org/x/time/rate; the waits are plain
-// timers that testing/synctest runs on fake time.
+// Everything that waits or draws a random number can be made
+// deterministic: Backoff.Rand takes the randomness, and every wait and
+// every clock read is a plain timer or time.Now, which testing/synctest
+// runs on fake time. There are no …At twins: the clock-taking algorithms
+// live in an internal package that the retrystorm simulation drives on its
+// virtual clock.
 //
 // # Further reading
 //

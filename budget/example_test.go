@@ -18,7 +18,7 @@ import (
 var errUnavailable = errors.New("ledger unavailable")
 
 // A budget per dependency, shared by every call to it.
-var ledgerBudget = new(budget.Budget)
+var ledgerBudget = new(budget.Adaptive)
 
 func ExampleDo() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -46,7 +46,7 @@ func ExampleDo() {
 func ExampleDo_giveUp() {
 	err := budget.Do(context.Background(), func(context.Context) error {
 		return errUnavailable
-	}, budget.WithBudget(budget.GRPCBudget()), budget.WithBackoff(budget.Backoff{Base: time.Millisecond}))
+	}, budget.WithBudget(new(budget.TokenBucket)), budget.WithBackoff(budget.Backoff{Base: time.Millisecond}))
 
 	var e *budget.Error
 	if errors.As(err, &e) {
@@ -84,7 +84,7 @@ func ExampleRetryAfter() {
 		}
 		return nil
 	},
-		budget.WithBudget(new(budget.Budget)),
+		budget.WithBudget(new(budget.Adaptive)),
 		budget.WithBackoff(budget.Backoff{Base: time.Millisecond, Jitter: budget.NoJitter}),
 		budget.OnRetry(func(_ int, _ error, d time.Duration) { waited = d }))
 	fmt.Println(calls, waited, err)
@@ -101,93 +101,85 @@ func ExampleDoValue() {
 	// 42 <nil>
 }
 
-func ExampleBudget() {
-	var b budget.Budget // adaptive: 10% of the last second's successful first tries, plus one per 5 s
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+func ExampleAdaptive() {
+	var b budget.Adaptive // 10% of the last second's successful first tries, plus one per 5 s
 
-	// A healthy second: 100 first tries succeed, so 10 retries are earned.
+	// A healthy moment: 100 first tries succeed, so 10 retries are earned.
 	for i := 0; i < 100; i++ {
-		b.RecordAt(t0.Add(time.Duration(i)*10*time.Millisecond), nil)
+		b.Record(nil)
 	}
-	now := t0.Add(999 * time.Millisecond)
 	granted := 0
-	for b.AllowAt(now) {
+	for b.Allow() {
 		granted++
 	}
-	fmt.Println("healthy second, retries granted:", granted) // 10 earned + 1 floor
-
-	// The dependency stalls: nothing succeeds, and a second later the
-	// budget is down to the floor of one retry every 5 s.
-	later := now.Add(1100 * time.Millisecond)
-	fmt.Println("a second into the outage:", b.AllowAt(later))
-	fmt.Println("5 s after the last floor retry:", b.AllowAt(now.Add(5*time.Second)))
-	fmt.Println(b.Stats())
+	fmt.Println("retries granted:", granted) // 10 earned + 1 from the floor
+	s := b.Stats()
+	fmt.Println("requests:", s.Requests, "allowed:", s.RetriesAllowed, "denied:", s.RetriesDenied)
 	// Output:
-	// healthy second, retries granted: 11
-	// a second into the outage: false
-	// 5 s after the last floor retry: true
-	// requests=100 failures=0 retries_allowed=12 retries_denied=2 retry_ratio=0.120
+	// retries granted: 11
+	// requests: 100 allowed: 11 denied: 1
 }
 
-func ExampleGRPCBudget() {
-	b := budget.GRPCBudget() // maxTokens 1000, tokenRatio 0.1, full
+func ExampleNewAdaptive() {
+	if _, err := budget.NewAdaptive(0.1, 0.2, time.Hour); err != nil {
+		fmt.Println(err)
+	}
+	// A quieter floor for a fleet of thousands of small processes.
+	b, err := budget.NewAdaptive(0.1, 0, time.Second)
+	fmt.Println(b.Allow(), err) // nothing earned, no floor: no retry
+	// Output:
+	// budget: invalid window 1h0m0s: must be in [100ms, 60s]
+	// false <nil>
+}
+
+func ExampleTokenBucket() {
+	var b budget.TokenBucket // gRPC's: maxTokens 1000, tokenRatio 0.1, full
 
 	// The dependency goes down: every attempt fails.
 	for i := 0; i < 500; i++ {
-		b.RecordFailure()
+		b.Record(errUnavailable)
 	}
-	fmt.Println("tokens:", b.Tokens(), "retry allowed:", b.Allow())
+	fmt.Println("retry allowed:", b.Allow())
 
 	// It recovers: each success gives back 0.1 token.
 	for i := 0; i < 10; i++ {
-		b.RecordSuccess()
+		b.Record(nil)
 	}
-	fmt.Println("tokens:", b.Tokens(), "retry allowed:", b.Allow())
-	fmt.Println(b.Stats())
+	fmt.Println("retry allowed:", b.Allow())
+	s := b.Stats()
+	fmt.Printf("requests=%d failures=%d retry_ratio=%.3f\n", s.Requests, s.Failures, s.RetryRatio())
 	// Output:
-	// tokens: 500 retry allowed: false
-	// tokens: 501 retry allowed: true
-	// requests=510 failures=500 retries_allowed=1 retries_denied=1 retry_ratio=0.002
+	// retry allowed: false
+	// retry allowed: true
+	// requests=510 failures=500 retry_ratio=0.002
 }
 
-func ExampleNewBudget() {
-	if _, err := budget.NewBudget(10, 0); err != nil {
+func ExampleNewTokenBucket() {
+	if _, err := budget.NewTokenBucket(10, 0); err != nil {
 		fmt.Println(err)
 	}
-	b, err := budget.NewBudget(10, 0.1) // the gRFC A6 example
-	fmt.Println(b.MaxTokens(), b.TokenRatio(), err)
+	b, err := budget.NewTokenBucket(10, 0.1) // the gRFC A6 example
+	for i := 0; i < 5; i++ {
+		b.Record(errUnavailable) // 5 of 10 tokens gone: no more than half left
+	}
+	fmt.Println(b.Allow(), err)
 	// Output:
 	// budget: invalid tokenRatio 0: must be positive
-	// 10 0.1 <nil>
-}
-
-func ExampleRatioBudget() {
-	// 20% of requests may be retries, with no per-second reserve.
-	r, _ := budget.NewRatioBudget(0.2, 0, 10*time.Second)
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < 50; i++ {
-		r.RecordAt(now, nil)
-	}
-	allowed := 0
-	for r.AllowAt(now) {
-		allowed++
-	}
-	fmt.Println("retries allowed for 50 requests:", allowed)
-	// Output:
-	// retries allowed for 50 requests: 10
+	// false <nil>
 }
 
 func ExampleBackoff() {
 	// A fixed Rand makes the delays reproducible; leave it nil in production.
 	b := budget.Backoff{Rand: func() float64 { return 0.5 }}
 	var delays []time.Duration
+	seq := b.Start() // one Sequence per call
 	for retry := 0; retry < 9; retry++ {
-		delays = append(delays, b.Delay(retry))
+		delays = append(delays, seq.Next())
 	}
 	fmt.Println(delays)
 
 	// The ceilings themselves, without jitter.
-	seq := budget.Backoff{Jitter: budget.NoJitter}.Start()
+	seq = budget.Backoff{Jitter: budget.NoJitter}.Start()
 	delays = delays[:0]
 	for i := 0; i < 9; i++ {
 		delays = append(delays, seq.Next())
@@ -276,21 +268,22 @@ func ExampleTransport() {
 }
 
 func ExampleBreaker() {
-	// The …At methods take the time: here a clock the example moves.
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	br := budget.NewBreaker(budget.BreakerConfig{Name: "ledger"})
+	br := &budget.Breaker{Name: "ledger", Cooldown: 10 * time.Millisecond}
 	for i := 0; i < 20; i++ { // 20 of 20 requests fail within 10s
-		br.RecordAt(now, errUnavailable)
+		if p, ok := br.Admit(); ok {
+			p.Done(errUnavailable)
+		}
 	}
-	fmt.Println(br.State(), br.AllowAt(now))
+	_, ok := br.Admit()
+	fmt.Println(br.Stats().State, ok)
 
-	now = now.Add(5 * time.Second) // the cooldown passes
-	probe, ok := br.AdmitAt(now)
-	_, again := br.AdmitAt(now)
-	fmt.Println(ok, br.State(), again)
+	time.Sleep(10 * time.Millisecond) // the cooldown passes
+	probe, ok := br.Admit()
+	_, again := br.Admit()
+	fmt.Println(ok, br.Stats().State, again)
 
-	probe.DoneAt(now, nil) // the probe succeeded
-	fmt.Println(br.State())
+	probe.Done(nil) // the probe succeeded
+	fmt.Println(br.Stats().State)
 
 	err := budget.Do(context.Background(), func(context.Context) error { return nil }, budget.WithBreaker(br))
 	fmt.Println(err)

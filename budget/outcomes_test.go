@@ -17,7 +17,7 @@ import (
 // half-open probe was let through must not decide the probe's verdict.
 func TestBreakerStragglerDoesNotDecideProbe(t *testing.T) {
 	const cooldown = 20 * time.Millisecond
-	br := NewBreaker(BreakerConfig{Cooldown: cooldown})
+	br := (&Breaker{Cooldown: cooldown})
 	ctx := context.Background()
 
 	// The straggler is admitted while closed and holds on.
@@ -37,8 +37,8 @@ func TestBreakerStragglerDoesNotDecideProbe(t *testing.T) {
 	for range 20 {
 		Do(ctx, func(context.Context) error { return errBoom }, WithBreaker(br), WithAttempts(1))
 	}
-	if br.State() != BreakerOpen {
-		t.Fatalf("state %v after 20 failures, want open", br.State())
+	if br.Stats().State != BreakerOpen {
+		t.Fatalf("state %v after 20 failures, want open", br.Stats().State)
 	}
 	time.Sleep(cooldown)
 
@@ -48,15 +48,15 @@ func TestBreakerStragglerDoesNotDecideProbe(t *testing.T) {
 	go func() {
 		probeDone <- Do(ctx, func(context.Context) error { return <-probe }, WithBreaker(br), WithAttempts(1))
 	}()
-	waitUntil(t, func() bool { return br.State() == BreakerHalfOpen })
+	waitUntil(t, func() bool { return br.Stats().State == BreakerHalfOpen })
 	close(straggler)
 	<-stragglerDone
-	if s := br.State(); s != BreakerHalfOpen {
+	if s := br.Stats().State; s != BreakerHalfOpen {
 		t.Fatalf("the straggler's success moved the breaker to %v; the probe has not reported", s)
 	}
 	probe <- errBoom
 	<-probeDone
-	if s := br.State(); s != BreakerOpen {
+	if s := br.Stats().State; s != BreakerOpen {
 		t.Fatalf("state %v after the probe failed, want open", s)
 	}
 }
@@ -74,8 +74,8 @@ func waitUntil(t *testing.T, cond func() bool) {
 
 // The caller's own cancellation says nothing about the dependency.
 func TestDoCallerCancellationIsNotAFailure(t *testing.T) {
-	b := GRPCBudget()
-	br := NewBreaker(BreakerConfig{})
+	b := new(TokenBucket)
+	br := (&Breaker{})
 	for range 500 {
 		ctx, cancel := context.WithCancel(context.Background())
 		Do(ctx, func(ctx context.Context) error {
@@ -83,13 +83,13 @@ func TestDoCallerCancellationIsNotAFailure(t *testing.T) {
 			return ctx.Err()
 		}, WithBudget(b), WithBreaker(br))
 	}
-	if got := b.Tokens(); got != 1000 {
+	if got := b.tokens(); got != 1000 {
 		t.Errorf("tokens %v after 500 cancelled calls, want 1000", got)
 	}
 	if !b.Allow() {
 		t.Error("Allow false after 500 calls the caller cancelled")
 	}
-	if s := br.State(); s != BreakerClosed {
+	if s := br.Stats().State; s != BreakerClosed {
 		t.Errorf("breaker %v after calls the caller cancelled, want closed", s)
 	}
 	// A deadline of the caller's own is the caller's too.
@@ -101,10 +101,10 @@ func TestDoCallerCancellationIsNotAFailure(t *testing.T) {
 		}, WithBudget(b), WithBreaker(br))
 		cancel()
 	}
-	if s := br.State(); s != BreakerClosed {
+	if s := br.Stats().State; s != BreakerClosed {
 		t.Errorf("breaker %v after 20 calls past the caller's deadline, want closed", s)
 	}
-	if got := b.Tokens(); got != 1000 {
+	if got := b.tokens(); got != 1000 {
 		t.Errorf("tokens %v after calls past the caller's deadline, want 1000", got)
 	}
 }
@@ -129,7 +129,7 @@ func TestTransportDoesNotRetryUnfixableErrors(t *testing.T) {
 		{"unknown authority", srv.URL + "/"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := GRPCBudget()
+			b := new(TokenBucket)
 			rt := &countingRT{base: http.DefaultTransport}
 			c := &http.Client{Transport: &Transport{Base: rt, Budget: b, Backoff: Backoff{Base: time.Millisecond}}}
 			resp, err := c.Get(tc.url)
@@ -140,7 +140,7 @@ func TestTransportDoesNotRetryUnfixableErrors(t *testing.T) {
 			if n := rt.n.Load(); n != 1 {
 				t.Errorf("%d attempts for %v, want 1", n, err)
 			}
-			if got := b.Tokens(); got != 1000 {
+			if got := b.tokens(); got != 1000 {
 				t.Errorf("tokens %v, want 1000: the error says nothing about the dependency's load", got)
 			}
 		})
@@ -149,8 +149,8 @@ func TestTransportDoesNotRetryUnfixableErrors(t *testing.T) {
 
 // A retry the breaker refused was never sent and is not counted as one.
 func TestDoStatsCountOnlyRetriesSent(t *testing.T) {
-	b := GRPCBudget()
-	br := NewBreaker(BreakerConfig{MinRequests: 1})
+	b := new(TokenBucket)
+	br := (&Breaker{MinRequests: 1})
 	runs := 0
 	err := Do(context.Background(), func(context.Context) error {
 		runs++
@@ -171,7 +171,7 @@ func TestDoStatsCountOnlyRetriesSent(t *testing.T) {
 func TestBreakerStateChangesInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var seen [][2]BreakerState
-	br := NewBreaker(BreakerConfig{
+	br := (&Breaker{
 		MinRequests: 1,
 		Cooldown:    time.Nanosecond,
 		OnStateChange: func(from, to BreakerState) {
@@ -199,7 +199,7 @@ func TestBreakerStateChangesInOrder(t *testing.T) {
 					if (g+i)%2 == 0 {
 						err = errBoom
 					}
-					Do(context.Background(), func(context.Context) error { return err }, WithBreaker(br), WithAttempts(1), WithBudget(GRPCBudget()))
+					Do(context.Background(), func(context.Context) error { return err }, WithBreaker(br), WithAttempts(1), WithBudget(new(TokenBucket)))
 				}
 			}()
 		}
@@ -221,52 +221,10 @@ func TestBreakerStateChangesInOrder(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d state changes delivered out of order", bad, len(seen))
 	}
-	if st := br.State(); prev != st {
+	if st := br.Stats().State; prev != st {
 		t.Errorf("last change delivered went to %v, state is %v", prev, st)
 	}
 }
 
 // Finagle deposits for first tries only: a 20% budget allows retries up to
 // 20% of first tries, not of all requests.
-func TestRatioBudgetDepositsOnlyFirstTries(t *testing.T) {
-	clk := newFakeClock()
-	r, err := NewRatioBudget(0.2, 0, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	firsts, retries := 0, 0
-	for range 1000 {
-		clk.Advance(time.Millisecond)
-		firsts++
-		r.RecordAt(clk.Now(), errBoom)
-		for r.AllowAt(clk.Now()) {
-			retries++
-			r.RecordAt(clk.Now(), errBoom)
-		}
-	}
-	if ratio := float64(retries) / float64(firsts); ratio > 0.201 {
-		t.Errorf("%d retries for %d first tries (%.1f%%), want at most 20%%", retries, firsts, 100*ratio)
-	}
-}
-
-func TestNewRatioBudgetRejectsWhatFinagleRejects(t *testing.T) {
-	for _, tc := range []struct {
-		percent, min float64
-		window       time.Duration
-	}{
-		{0.2, 10, time.Nanosecond},
-		{0.2, 10, 999 * time.Millisecond},
-		{0.2, 10, 24 * time.Hour},
-		{0.2, 10, 61 * time.Second},
-		{50, 10, 10 * time.Second},
-	} {
-		if _, err := NewRatioBudget(tc.percent, tc.min, tc.window); err == nil {
-			t.Errorf("NewRatioBudget(%v, %v, %v) accepted", tc.percent, tc.min, tc.window)
-		}
-	}
-	for _, w := range []time.Duration{time.Second, 60 * time.Second} {
-		if _, err := NewRatioBudget(0.2, 10, w); err != nil {
-			t.Errorf("NewRatioBudget(0.2, 10, %v): %v", w, err)
-		}
-	}
-}

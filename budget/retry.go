@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"time"
+
+	"github.com/retrylint/retrylint/budget/internal/core"
 )
 
 // Attempt limits of Do, DoValue and Transport.
@@ -92,42 +94,38 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Unwrap returns the last failure.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is the condition named by the Reason:
-// context.DeadlineExceeded, context.Canceled or ErrBreakerOpen.
-func (e *Error) Is(target error) bool {
+// Unwrap returns the last failure and, for ReasonDeadline,
+// ReasonCanceled and ReasonBreakerOpen, the condition the Reason names
+// (context.DeadlineExceeded, context.Canceled, ErrBreakerOpen), so that
+// errors.Is finds either.
+func (e *Error) Unwrap() []error {
+	var cond error
 	switch e.Reason {
 	case ReasonDeadline:
-		return target == context.DeadlineExceeded
+		cond = context.DeadlineExceeded
 	case ReasonCanceled:
-		return target == context.Canceled
+		cond = context.Canceled
 	case ReasonBreakerOpen:
-		return target == ErrBreakerOpen
+		cond = ErrBreakerOpen
 	}
-	return false
-}
-
-type permanentError struct{ err error }
-
-func (e *permanentError) Error() string { return e.err.Error() }
-func (e *permanentError) Unwrap() error { return e.err }
-
-// Permanent marks err as not worth retrying: Do stops at once and returns an
-// *Error with ReasonPermanent wrapping err. Use it for failures that a retry
-// cannot fix, such as a malformed request or a missing permission. Permanent
-// returns nil when err is nil. The mark survives wrapping with %w.
-func Permanent(err error) error {
-	if err == nil {
-		return nil
+	switch {
+	case cond == nil || cond == e.Err:
+		return []error{e.Err}
+	case e.Err == nil:
+		return []error{cond}
 	}
-	return &permanentError{err}
+	return []error{e.Err, cond}
 }
 
 // IsPermanent reports whether err, or an error it wraps, was marked with
 // Permanent.
 func IsPermanent(err error) bool { return isPermanent(err) }
+
+// Permanent marks err as not worth retrying: Do stops at once and returns an
+// *Error with ReasonPermanent wrapping err. Use it for failures that a retry
+// cannot fix, such as a malformed request or a missing permission. Permanent
+// returns nil when err is nil. The mark survives wrapping with %w.
+func Permanent(err error) error { return core.MarkPermanent(err) }
 
 type retryAfterError struct {
 	err error
@@ -139,7 +137,7 @@ func (e *retryAfterError) Unwrap() error { return e.err }
 
 // RetryAfter marks err as server pushback: the next attempt must wait at
 // least d (the backoff delay is used when it is longer). The wait is clamped
-// to DefaultMaxRetryAfter (30s) or the WithMaxRetryAfter value, and a
+// to DefaultMaxRetryAfter (30s) (a Transport: its MaxRetryAfter), and a
 // negative d counts as zero. The context deadline still rules: if the wait
 // would end past it, Do gives up with ReasonDeadline instead of waiting.
 // RetryAfter returns nil when err is nil. The mark survives wrapping with %w.
@@ -162,9 +160,11 @@ func pushback(err error) (time.Duration, bool) {
 // unmark strips the Permanent and RetryAfter wrappers from the outside of err.
 func unmark(err error) error {
 	for {
+		if inner, ok := core.UnmarkPermanent(err); ok {
+			err = inner
+			continue
+		}
 		switch e := err.(type) {
-		case *permanentError:
-			err = e.err
 		case *retryAfterError:
 			err = e.err
 		default:
@@ -194,16 +194,11 @@ type Option struct {
 }
 
 type config struct {
-	attempts       int
-	attemptTimeout time.Duration
-	retryIf        func(error) bool
-	name           string
-	limiter        RetryBudget
-	backoff        Backoff
-	breaker        *Breaker
-	maxRetryAfter  time.Duration
-	onRetry        func(attempt int, err error, delay time.Duration)
-	onGiveUp       func(err *Error)
+	attempts int
+	budget   RetryBudget
+	backoff  Backoff
+	breaker  *Breaker
+	onRetry  func(attempt int, err error, delay time.Duration)
 }
 
 // WithAttempts sets the most attempts a call makes, the first included.
@@ -222,30 +217,14 @@ func WithAttempts(n int) Option {
 	}}
 }
 
-// WithAttemptTimeout bounds each attempt: op receives a context that ends
-// after d (or with the caller's). An attempt that runs out of its own time
-// is a failure of the dependency and may be retried; one ended by the
-// caller's context is not recorded at all. Zero or negative means no bound
-// beyond the caller's context.
-func WithAttemptTimeout(d time.Duration) Option {
-	return Option{func(c *config) { c.attemptTimeout = d }}
-}
-
-// RetryIf sets the classifier of failures: an error for which f returns
-// false is not retried, and is recorded like an error marked Permanent (it
-// takes no token, and counts as an answer in the breaker). Errors marked
-// Permanent are never retried, whatever f says. Nil means retry every
-// error. f runs on the calling goroutine.
-func RetryIf(f func(error) bool) Option {
-	return Option{func(c *config) { c.retryIf = f }}
-}
-
 // WithBudget sets the budget consulted before every retry and told about
-// every attempt's outcome. Nil means Named(name) with WithName, else
-// DefaultBudget. Share one RetryBudget among all calls to the same
-// dependency; a budget per call limits nothing.
-func WithBudget(l RetryBudget) Option {
-	return Option{func(c *config) { c.limiter = l }}
+// every attempt's outcome. Share one RetryBudget among all calls to the
+// same dependency; a budget per call limits nothing. Nil, or no WithBudget,
+// means one Adaptive shared by every such call in the process: a failing
+// dependency then starves the retries of every other, so give each
+// dependency its own.
+func WithBudget(b RetryBudget) Option {
+	return Option{func(c *config) { c.budget = b }}
 }
 
 // WithBackoff sets the delay policy between attempts; the default is the
@@ -262,12 +241,6 @@ func WithBreaker(br *Breaker) Option {
 	return Option{func(c *config) { c.breaker = br }}
 }
 
-// WithMaxRetryAfter sets the clamp on RetryAfter pushback; zero or negative
-// means DefaultMaxRetryAfter (30s).
-func WithMaxRetryAfter(d time.Duration) Option {
-	return Option{func(c *config) { c.maxRetryAfter = d }}
-}
-
 // OnRetry sets a hook called before each wait, with the 1-based number of
 // the attempt that just failed, its error, and the delay about to be waited.
 // It runs on the calling goroutine; keep it short.
@@ -275,19 +248,17 @@ func OnRetry(f func(attempt int, err error, delay time.Duration)) Option {
 	return Option{func(c *config) { c.onRetry = f }}
 }
 
-// OnGiveUp sets a hook called with the *Error just before Do returns it. It
-// is not called on success. It runs on the calling goroutine.
-func OnGiveUp(f func(err *Error)) Option {
-	return Option{func(c *config) { c.onGiveUp = f }}
-}
+// shared is the budget of calls given none: the library's safe default, an
+// Adaptive, rather than unbounded retries.
+var shared Adaptive
 
 // Do runs op until it succeeds, and retries it while all of these hold:
 // fewer than the attempt cap have run (3 by default, at most 10), the error
 // is not marked Permanent, the context is not done, the budget allows the
-// retry (WithBudget, else Named(name) with WithName, else DefaultBudget), and the wait before it,
-// the backoff delay or a longer RetryAfter pushback, ends before the
-// context's deadline. A wait that would end past the deadline is not
-// started. Waits are timers raced against ctx.Done().
+// retry, and the wait before it, the backoff delay or a longer RetryAfter
+// pushback (clamped to 30 s), ends before the context's deadline. A wait
+// that would end past the deadline is not started. Waits are timers raced
+// against ctx.Done().
 //
 // Every attempt's outcome is recorded into the budget, and into the Breaker
 // if one is set. The budget is consulted once before each retry, never
@@ -296,127 +267,133 @@ func OnGiveUp(f func(err *Error)) Option {
 //
 // Do returns nil when an attempt succeeds, and otherwise an *Error whose
 // Reason says why it gave up and which wraps the last failure. op receives
-// ctx unchanged; give it a deadline, since Do bounds the waits, not the
-// attempts themselves.
+// ctx unchanged; bound each attempt inside op (context.WithTimeout), since
+// Do bounds the waits, not the attempts themselves. An attempt that runs out
+// of its own time is the dependency's failure and may be retried; one ended
+// by ctx is recorded nowhere.
 //
 // Do is safe to call concurrently; its per-call state lives in the call.
 func Do(ctx context.Context, op func(context.Context) error, opts ...Option) error {
-	c := config{attempts: DefaultAttempts}
+	c := call{config: config{attempts: DefaultAttempts}}
 	for _, o := range opts {
 		if o.apply != nil {
-			o.apply(&c)
+			o.apply(&c.config)
 		}
 	}
-	if c.limiter == nil {
-		if c.name != "" {
-			c.limiter = Named(c.name)
-		} else {
-			c.limiter = DefaultBudget
-		}
-	}
-	var seq *Sequence
-	var last error
-	attempts := 0
-	giveUp := func(r Reason, err error) error {
-		e := &Error{Reason: r, Attempts: attempts, Err: err}
-		if c.onGiveUp != nil {
-			c.onGiveUp(e)
-		}
-		return e
-	}
-	ctxReason := func(err error) Reason {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return ReasonDeadline
-		}
-		return ReasonCanceled
-	}
-	orCtx := func(err error) error {
-		if last != nil {
-			return last
-		}
-		return err
+	if c.budget == nil {
+		c.budget = &shared
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return giveUp(ctxReason(err), orCtx(err))
+			return c.giveUp(ctxReason(err), c.orLast(err))
 		}
-		var permit Permit
-		if c.breaker != nil {
-			p, ok := c.breaker.Admit()
-			if !ok {
-				if last != nil {
-					return giveUp(ReasonBreakerOpen, last)
-				}
-				return giveUp(ReasonBreakerOpen, ErrBreakerOpen)
-			}
-			permit = p
+		err, stop := c.attempt(ctx, op)
+		if stop != nil || err == nil {
+			return stop
 		}
-		// A retry is counted when it is sent, not when it was planned:
-		// the breaker may have refused it since.
-		if attempts > 0 && !commitRetry(c.limiter) {
-			permit.release()
-			return giveUp(ReasonBudget, last)
-		}
-		attempts++
-		err := c.run(ctx, op)
-		if err != nil && ctx.Err() != nil {
-			// The caller's own context ended the attempt: that says
-			// nothing about the dependency, so nothing is recorded.
-			permit.release()
-			return giveUp(ctxReason(ctx.Err()), unmark(err))
-		}
-		if err != nil && c.retryIf != nil && !isPermanent(err) && !c.retryIf(unmark(err)) {
-			err = Permanent(err)
-		}
-		permit.Done(err)
-		c.limiter.Record(err)
-		if err == nil {
-			return nil
-		}
-		last = unmark(err)
-		if isPermanent(err) {
-			return giveUp(ReasonPermanent, last)
-		}
-		if attempts >= c.attempts {
-			return giveUp(ReasonAttempts, last)
-		}
-		if seq == nil {
-			seq = c.backoff.Start()
-		}
-		delay := seq.Next()
-		if pb, ok := pushback(err); ok {
-			if pb = clampPushback(pb, c.maxRetryAfter); pb > delay {
-				delay = pb
-			}
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
-			return giveUp(ReasonDeadline, last)
-		}
-		if !peekRetry(c.limiter) {
-			return giveUp(ReasonBudget, last)
-		}
-		if c.onRetry != nil {
-			c.onRetry(attempts, last, delay)
-		}
-		if err := Sleep(ctx, delay); err != nil {
-			return giveUp(ctxReason(err), last)
+		if stop = c.wait(ctx, err); stop != nil {
+			return stop
 		}
 	}
 }
 
-// run makes one attempt, under the per-attempt timeout if one is set.
-func (c *config) run(ctx context.Context, op func(context.Context) error) error {
-	if c.attemptTimeout <= 0 {
-		return op(ctx)
-	}
-	actx, cancel := context.WithTimeout(ctx, c.attemptTimeout)
-	defer cancel()
-	return op(actx)
+// call is the state of one call of Do.
+type call struct {
+	config
+	seq      *Sequence
+	last     error
+	attempts int
 }
 
-// retryPeeker is implemented by the package's budgets, whose Allow counts
-// (and in a RatioBudget spends): peekRetry reports whether Allow would
-// grant a retry now without counting a grant, and counts a denial.
+// giveUp returns the *Error that ends the call.
+func (c *call) giveUp(r Reason, err error) error {
+	return &Error{Reason: r, Attempts: c.attempts, Err: err}
+}
+
+// orLast returns the last failure if there was one, and err otherwise.
+func (c *call) orLast(err error) error {
+	if c.last != nil {
+		return c.last
+	}
+	return err
+}
+
+func ctxReason(err error) Reason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ReasonDeadline
+	}
+	return ReasonCanceled
+}
+
+// attempt makes one attempt, if the breaker and, for a retry, the budget
+// let it through, and records its outcome. It returns the attempt's error
+// and, when the call ends without success, the error Do returns.
+func (c *call) attempt(ctx context.Context, op func(context.Context) error) (err, stop error) {
+	var permit Permit
+	if c.breaker != nil {
+		p, ok := c.breaker.Admit()
+		if !ok {
+			return nil, c.giveUp(ReasonBreakerOpen, c.orLast(ErrBreakerOpen))
+		}
+		permit = p
+	}
+	// A retry is counted when it is sent, not when it was planned: the
+	// breaker may have refused it since.
+	if c.attempts > 0 && !commitRetry(c.budget) {
+		permit.release()
+		return nil, c.giveUp(ReasonBudget, c.last)
+	}
+	c.attempts++
+	err = op(ctx)
+	if err != nil && ctx.Err() != nil {
+		// The caller's own context ended the attempt: that says nothing
+		// about the dependency, so nothing is recorded.
+		permit.release()
+		return err, c.giveUp(ctxReason(ctx.Err()), unmark(err))
+	}
+	permit.Done(err)
+	c.budget.Record(err)
+	if err == nil {
+		return nil, nil
+	}
+	c.last = unmark(err)
+	switch {
+	case isPermanent(err):
+		return err, c.giveUp(ReasonPermanent, c.last)
+	case c.attempts >= c.config.attempts:
+		return err, c.giveUp(ReasonAttempts, c.last)
+	}
+	return err, nil
+}
+
+// wait waits before the retry of a failure err, and returns the error Do
+// returns when the call ends instead.
+func (c *call) wait(ctx context.Context, err error) error {
+	if c.seq == nil {
+		c.seq = c.backoff.Start()
+	}
+	delay := c.seq.Next()
+	if pb, ok := pushback(err); ok {
+		delay = max(delay, clampPushback(pb, DefaultMaxRetryAfter))
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
+		return c.giveUp(ReasonDeadline, c.last)
+	}
+	if !peekRetry(c.budget) {
+		return c.giveUp(ReasonBudget, c.last)
+	}
+	if c.onRetry != nil {
+		c.onRetry(c.attempts, c.last, delay)
+	}
+	if err := Sleep(ctx, delay); err != nil {
+		return c.giveUp(ctxReason(err), c.last)
+	}
+	return nil
+}
+
+// retryPeeker is implemented by the package's budgets: peekRetry reports
+// whether Allow would grant a retry now without counting a grant, and
+// counts a denial.
 type retryPeeker interface {
 	peekRetry() bool
 }

@@ -25,7 +25,7 @@ func TestSyncDoWaitsTheBackoff(t *testing.T) {
 		err := Do(context.Background(), func(context.Context) error {
 			at = append(at, time.Since(start))
 			return errBoom
-		}, WithBudget(GRPCBudget()), WithAttempts(4), WithBackoff(Backoff{Jitter: NoJitter}))
+		}, WithBudget(new(TokenBucket)), WithAttempts(4), WithBackoff(Backoff{Jitter: NoJitter}))
 		if e := asError(t, err); e.Reason != ReasonAttempts || e.Attempts != 4 {
 			t.Fatalf("Do = %v", err)
 		}
@@ -46,7 +46,7 @@ func TestSyncDoFullJitter(t *testing.T) {
 		err := Do(context.Background(), func(ctx context.Context) error {
 			at = append(at, time.Since(start))
 			return op(ctx)
-		}, WithBudget(GRPCBudget()), WithBackoff(Backoff{Rand: fixed(0.5)}))
+		}, WithBudget(new(TokenBucket)), WithBackoff(Backoff{Rand: fixed(0.5)}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestSyncDoStopsBeforeTheDeadline(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		err := Do(ctx, func(context.Context) error { return errBoom },
-			WithBudget(GRPCBudget()), WithAttempts(5), WithBackoff(Backoff{Jitter: NoJitter}))
+			WithBudget(new(TokenBucket)), WithAttempts(5), WithBackoff(Backoff{Jitter: NoJitter}))
 		// Attempts at 0 and 100ms; the next wait (200ms) would end at 300ms,
 		// past the 250ms deadline, so Do gives up at 100ms without waiting.
 		if e := asError(t, err); e.Reason != ReasonDeadline || e.Attempts != 2 {
@@ -85,7 +85,7 @@ func TestSyncDoDeadlineDuringAttempt(t *testing.T) {
 		err := Do(ctx, func(ctx context.Context) error {
 			<-ctx.Done() // the dependency stalls past the deadline
 			return ctx.Err()
-		}, WithBudget(GRPCBudget()))
+		}, WithBudget(new(TokenBucket)))
 		e := asError(t, err)
 		if e.Reason != ReasonDeadline || e.Attempts != 1 || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Do = %+v, want ReasonDeadline after 1", e)
@@ -139,7 +139,7 @@ func TestSyncTransportRetryAfter(t *testing.T) {
 			}
 			return status(200, "ok"), nil
 		}}
-		tr := &Transport{Base: rt, Backoff: quick, Budget: GRPCBudget()}
+		tr := &Transport{Base: rt, Backoff: quick, Budget: new(TokenBucket)}
 		resp, err := tr.RoundTrip(newRequest(t, context.Background(), "GET", "http://example.test/", ""))
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("RoundTrip = %v, %v", resp, err)
@@ -153,9 +153,9 @@ func TestSyncTransportRetryAfter(t *testing.T) {
 	})
 }
 
-func TestSyncRatioBudgetAndBreakerRealClock(t *testing.T) {
+func TestSyncAdaptiveAndBreakerRealClock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, _ := NewRatioBudget(0.5, 0, time.Second)
+		r, _ := NewAdaptive(0.5, 0, time.Second)
 		for i := 0; i < 4; i++ {
 			r.Record(nil)
 		}
@@ -169,13 +169,14 @@ func TestSyncRatioBudgetAndBreakerRealClock(t *testing.T) {
 
 		var b Breaker
 		for i := 0; i < 20; i++ {
-			b.Record(errBoom)
+			p, _ := b.Admit()
+			p.Done(errBoom)
 		}
-		if b.Allow() {
+		if _, ok := b.Admit(); ok {
 			t.Fatal("breaker did not open")
 		}
 		time.Sleep(5 * time.Second)
-		if !b.Allow() {
+		if _, ok := b.Admit(); !ok {
 			t.Fatal("no probe after the cooldown")
 		}
 	})

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -63,7 +64,7 @@ const DefaultMaxDrain = 64 << 10
 // trust them for anything else, since any client can send them.
 //
 // Every attempt's outcome is recorded in the budget for the request's host:
-// Budget if set, otherwise a *Budget per host created on first use. Requests
+// Budget if set, otherwise an Adaptive per host created on first use. Requests
 // that are not retryable are recorded too, so their successes earn retries.
 //
 // A Transport is safe for concurrent use. Its fields must not be changed,
@@ -78,8 +79,8 @@ type Transport struct {
 	// Backoff is the delay policy between attempts; the zero value is full
 	// jitter with a 100ms base and a 10s cap.
 	Backoff Backoff
-	// Budget, if set, is the one RetryBudget shared by every host. Nil means a
-	// default *Budget per host (URL host and port), see BudgetFor.
+	// Budget, if set, is the one RetryBudget shared by every host. Nil means
+	// a zero Adaptive per host (URL host and port), created on first use.
 	Budget RetryBudget
 	// MintKeys, if set, makes non-idempotent requests without a key
 	// retryable by minting one key per request with NewIdempotencyKey and
@@ -123,7 +124,7 @@ type Transport struct {
 	// its credentials there. An error ends the round trip with that error.
 	PrepareRetry func(retry *http.Request) error
 
-	budgets sync.Map // host -> *Budget
+	budgets sync.Map // host -> *Adaptive
 }
 
 // errStatus stands for a response with a retryable status when it is
@@ -166,28 +167,23 @@ func (t *Transport) retryStatus(code int) bool {
 	return false
 }
 
-// BudgetFor returns the budget that requests to host (as in URL.Host,
+// budgetFor returns the budget that requests to host (as in URL.Host,
 // with the port if any) are recorded in: Budget if set, otherwise the host's
-// own *Budget, created on first use. It is safe for concurrent use.
-func (t *Transport) BudgetFor(host string) RetryBudget {
+// own *Adaptive, created on first use.
+func (t *Transport) budgetFor(host string) RetryBudget {
 	if t.Budget != nil {
 		return t.Budget
 	}
 	if b, ok := t.budgets.Load(host); ok {
-		return b.(*Budget)
+		return b.(*Adaptive)
 	}
-	b, _ := t.budgets.LoadOrStore(host, new(Budget))
-	return b.(*Budget)
+	b, _ := t.budgets.LoadOrStore(host, new(Adaptive))
+	return b.(*Adaptive)
 }
 
-// LimiterFor is the old name of BudgetFor.
-//
-// Deprecated: use BudgetFor.
-func (t *Transport) LimiterFor(host string) Limiter { return t.BudgetFor(host) }
-
-// IsIdempotent reports whether method is idempotent by RFC 9110 §9.2.2:
+// isIdempotent reports whether method is idempotent by RFC 9110 §9.2.2:
 // GET, HEAD, OPTIONS, TRACE, PUT or DELETE. The empty method means GET.
-func IsIdempotent(method string) bool {
+func isIdempotent(method string) bool {
 	switch method {
 	case "", http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace,
 		http.MethodPut, http.MethodDelete:
@@ -210,133 +206,166 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL == nil {
 		return t.base().RoundTrip(req)
 	}
-	ctx := req.Context()
-	lim := t.BudgetFor(req.URL.Host)
-	base := t.base()
+	rt := t.start(req)
+	for attempt := 1; ; attempt++ {
+		resp, err, done := rt.send(attempt)
+		if done {
+			return resp, err
+		}
+		if resp, err, done = rt.wait(attempt, resp, err); done {
+			return resp, err
+		}
+	}
+}
 
-	maxAttempts := t.attempts()
-	var mint string
-	if !IsIdempotent(req.Method) && !t.hasKey(req.Header) {
+// roundTrip is the state of one RoundTrip.
+type roundTrip struct {
+	t                            *Transport
+	req                          *http.Request
+	ctx                          context.Context
+	budget                       RetryBudget
+	maxAttempts                  int
+	mint                         string // a minted idempotency key
+	attemptHeader, timeoutHeader string
+	seq                          *Sequence
+	body                         io.ReadCloser // the next attempt's body
+	lastResp                     *http.Response
+	lastErr                      error
+}
+
+// start decides how often req may be sent and with which headers.
+func (t *Transport) start(req *http.Request) roundTrip {
+	rt := roundTrip{
+		t: t, req: req, ctx: req.Context(), budget: t.budgetFor(req.URL.Host),
+		maxAttempts:   t.attempts(),
+		attemptHeader: header.Name(t.AttemptHeader, AttemptHeader),
+		timeoutHeader: header.Name(t.TimeoutHeader, TimeoutHeader),
+		body:          req.Body,
+	}
+	if !isIdempotent(req.Method) && !t.hasKey(req.Header) {
 		if t.MintKeys {
-			mint = NewIdempotencyKey()
+			rt.mint = NewIdempotencyKey()
 		} else {
-			maxAttempts = 1
+			rt.maxAttempts = 1
 		}
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
-		maxAttempts = 1 // cannot rewind the body
+		rt.maxAttempts = 1 // cannot rewind the body
 	}
-	attemptHeader := header.Name(t.AttemptHeader, AttemptHeader)
-	timeoutHeader := header.Name(t.TimeoutHeader, TimeoutHeader)
+	return rt
+}
 
-	var seq *Sequence
-	var lastResp *http.Response
-	var lastErr error
-	body := req.Body
-	for attempt := 1; ; attempt++ {
-		r := req.Clone(ctx)
-		r.Body = body
-		if r.Header == nil { // http.Client never sends one, but RoundTrip may be called directly
-			r.Header = make(http.Header)
-		}
-		if mint != "" {
-			r.Header.Set(t.keyHeader(), mint)
-		}
-		if attempt > 1 && attemptHeader != "" {
-			r.Header.Set(attemptHeader, strconv.Itoa(attempt-1))
-		}
-		dl, hasDeadline := ctx.Deadline()
-		if hasDeadline && timeoutHeader != "" {
-			ms := time.Until(dl).Milliseconds()
-			if ms < 0 {
-				ms = 0
-			}
-			r.Header.Set(timeoutHeader, strconv.FormatInt(ms, 10))
-		}
+// request builds the copy of the request that attempt sends.
+func (rt *roundTrip) request(attempt int) *http.Request {
+	r := rt.req.Clone(rt.ctx)
+	r.Body = rt.body
+	if r.Header == nil { // http.Client never sends one, but RoundTrip may be called directly
+		r.Header = make(http.Header)
+	}
+	if rt.mint != "" {
+		r.Header.Set(rt.t.keyHeader(), rt.mint)
+	}
+	if attempt > 1 && rt.attemptHeader != "" {
+		r.Header.Set(rt.attemptHeader, strconv.Itoa(attempt-1))
+	}
+	if dl, ok := rt.ctx.Deadline(); ok && rt.timeoutHeader != "" {
+		ms := max(time.Until(dl).Milliseconds(), 0)
+		r.Header.Set(rt.timeoutHeader, strconv.FormatInt(ms, 10))
+	}
+	return r
+}
 
-		if attempt > 1 && !commitRetry(lim) {
-			if r.Body != nil {
-				r.Body.Close()
-			}
-			return lastResp, lastErr
-		}
-		if attempt > 1 && t.PrepareRetry != nil {
-			if perr := t.PrepareRetry(r); perr != nil {
-				if r.Body != nil {
-					r.Body.Close()
-				}
-				return nil, perr
-			}
-		}
-		resp, err := base.RoundTrip(r)
-		if err != nil && ctx.Err() != nil {
-			// The caller's own context ended the attempt: not the
-			// dependency's failure, so nothing is recorded.
-			return resp, err
-		}
-		switch t.classify(req, resp, err) {
-		case OutcomeSuccess:
-			lim.Record(nil)
-			return resp, err
-		case OutcomeFail:
-			if err != nil {
-				lim.Record(Permanent(err)) // counted, but drains nothing
-			} else {
-				lim.Record(Permanent(errStatus))
-			}
-			return resp, err
-		}
-		if err != nil {
-			lim.Record(err)
-		} else {
-			lim.Record(errStatus)
-		}
-		if attempt >= maxAttempts || ctx.Err() != nil {
-			return resp, err
-		}
-		if seq == nil {
-			seq = t.Backoff.Start()
-		}
-		delay := seq.Next()
-		if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-				if ra = clampPushback(ra, t.MaxRetryAfter); ra > delay {
-					delay = ra
-				}
-			}
-		}
-		if hasDeadline && time.Until(dl) <= delay {
-			return resp, err
-		}
-		if !peekRetry(lim) {
-			return resp, err
-		}
-		if t.OnRetry != nil {
-			t.OnRetry(req, attempt, resp, err, delay)
-		}
-		next := body
-		if req.GetBody != nil {
-			b, gerr := req.GetBody()
-			if gerr != nil {
-				return resp, err // cannot rewind: give up with what we have
-			}
-			next = b
-		}
-		if resp != nil {
-			t.discard(resp)
-		}
-		if serr := Sleep(ctx, delay); serr != nil {
-			if next != nil {
-				next.Close()
-			}
-			return nil, serr
-		}
-		body = next
-		lastResp, lastErr = nil, err
-		if resp != nil {
-			lastErr = &budgetDeniedError{status: resp.StatusCode}
+// send makes attempt and records its outcome; done reports that RoundTrip
+// returns resp and err.
+func (rt *roundTrip) send(attempt int) (resp *http.Response, err error, done bool) {
+	r := rt.request(attempt)
+	if attempt > 1 && !commitRetry(rt.budget) {
+		closeBody(r)
+		return rt.lastResp, rt.lastErr, true
+	}
+	if attempt > 1 && rt.t.PrepareRetry != nil {
+		if perr := rt.t.PrepareRetry(r); perr != nil {
+			closeBody(r)
+			return nil, perr, true
 		}
 	}
+	resp, err = rt.t.base().RoundTrip(r)
+	if err != nil && rt.ctx.Err() != nil {
+		// The caller's own context ended the attempt: not the
+		// dependency's failure, so nothing is recorded.
+		return resp, err, true
+	}
+	switch rt.t.classify(rt.req, resp, err) {
+	case OutcomeSuccess:
+		rt.budget.Record(nil)
+		return resp, err, true
+	case OutcomeFail:
+		rt.budget.Record(Permanent(orStatus(err))) // counted, but drains nothing
+		return resp, err, true
+	}
+	rt.budget.Record(orStatus(err))
+	return resp, err, attempt >= rt.maxAttempts || rt.ctx.Err() != nil
+}
+
+// orStatus is err, or errStatus for a failed response.
+func orStatus(err error) error {
+	if err != nil {
+		return err
+	}
+	return errStatus
+}
+
+func closeBody(r *http.Request) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+}
+
+// wait waits before the retry of a failed attempt, unless the deadline,
+// the budget or the body forbid it; done reports that RoundTrip returns
+// resp and err.
+func (rt *roundTrip) wait(attempt int, resp *http.Response, err error) (*http.Response, error, bool) {
+	if rt.seq == nil {
+		rt.seq = rt.t.Backoff.Start()
+	}
+	delay := rt.seq.Next()
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			delay = max(delay, clampPushback(ra, rt.t.MaxRetryAfter))
+		}
+	}
+	if dl, ok := rt.ctx.Deadline(); ok && time.Until(dl) <= delay {
+		return resp, err, true
+	}
+	if !peekRetry(rt.budget) {
+		return resp, err, true
+	}
+	if rt.t.OnRetry != nil {
+		rt.t.OnRetry(rt.req, attempt, resp, err, delay)
+	}
+	next := rt.body
+	if rt.req.GetBody != nil {
+		b, gerr := rt.req.GetBody()
+		if gerr != nil {
+			return resp, err, true // cannot rewind: give up with what we have
+		}
+		next = b
+	}
+	if resp != nil {
+		rt.t.discard(resp)
+	}
+	if serr := Sleep(rt.ctx, delay); serr != nil {
+		if next != nil {
+			next.Close()
+		}
+		return nil, serr, true
+	}
+	rt.body = next
+	rt.lastResp, rt.lastErr = nil, err
+	if resp != nil {
+		rt.lastErr = &budgetDeniedError{status: resp.StatusCode}
+	}
+	return nil, nil, false
 }
 
 // Outcome is what an attempt of a Transport came to, as Transport.Classify
@@ -363,7 +392,7 @@ func (t *Transport) classify(req *http.Request, resp *http.Response, err error) 
 		}
 	}
 	switch {
-	case err != nil && Unretryable(err):
+	case err != nil && unretryable(err):
 		return OutcomeFail
 	case err != nil, t.retryStatus(resp.StatusCode):
 		return OutcomeRetry
@@ -379,11 +408,11 @@ func (e *budgetDeniedError) Error() string {
 	return "budget: retry budget exhausted after HTTP status " + strconv.Itoa(e.status)
 }
 
-// Unretryable reports whether err, from sending a request, is one that no
+// unretryable reports whether err, from sending a request, is one that no
 // retry can fix: an unsupported URL scheme, or a TLS certificate the client
 // does not accept (unknown authority, wrong host name, expired or otherwise
 // invalid). Transport sends such a request once and takes no token for it.
-func Unretryable(err error) bool {
+func unretryable(err error) bool {
 	var ua x509.UnknownAuthorityError
 	var ci x509.CertificateInvalidError
 	var hn x509.HostnameError

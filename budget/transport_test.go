@@ -106,7 +106,7 @@ func readBody(t *testing.T, resp *http.Response) string {
 func TestTransportRetriesIdempotentMethods(t *testing.T) {
 	for _, method := range []string{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"} {
 		srv := newServer(t, failFirst(2, http.StatusServiceUnavailable))
-		tr := &Transport{Backoff: quick, Budget: GRPCBudget()}
+		tr := &Transport{Backoff: quick, Budget: new(TokenBucket)}
 		client := &http.Client{Transport: tr, Timeout: testTimeout}
 		resp, err := client.Do(newRequest(t, context.Background(), method, srv.URL, ""))
 		if err != nil {
@@ -134,7 +134,7 @@ func TestTransportRetriesIdempotentMethods(t *testing.T) {
 			}
 		}
 		host := strings.TrimPrefix(srv.URL, "http://")
-		s := tr.BudgetFor(host).(*Budget).Stats()
+		s := tr.budgetFor(host).Stats()
 		if s.Requests != 3 || s.Failures != 2 || s.RetriesAllowed != 2 {
 			t.Fatalf("%s: host budget Stats = %+v", method, s)
 		}
@@ -177,7 +177,7 @@ func TestTransportRetriesWritesWithKey(t *testing.T) {
 			},
 		} {
 			srv := newServer(t, fail)
-			tr := &Transport{Backoff: quick, Budget: GRPCBudget()}
+			tr := &Transport{Backoff: quick, Budget: new(TokenBucket)}
 			if header == "X-Request-Id" {
 				tr.KeyHeader = header
 			}
@@ -210,7 +210,7 @@ var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-
 
 func TestTransportMintKeys(t *testing.T) {
 	srv := newServer(t, failFirst(2, http.StatusServiceUnavailable))
-	client := &http.Client{Transport: &Transport{Backoff: quick, Budget: GRPCBudget(), MintKeys: true}, Timeout: testTimeout}
+	client := &http.Client{Transport: &Transport{Backoff: quick, Budget: new(TokenBucket), MintKeys: true}, Timeout: testTimeout}
 	req := newRequest(t, context.Background(), "PATCH", srv.URL, "x=1")
 	resp, err := client.Do(req)
 	if err != nil {
@@ -476,7 +476,7 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	srvB := newServer(t, failFirst(1, http.StatusServiceUnavailable))
 	tr := &Transport{Backoff: quick, Attempts: 2}
 	hostA := strings.TrimPrefix(srvA.URL, "http://")
-	a := tr.BudgetFor(hostA).(*Budget)
+	a := tr.budgetFor(hostA).(*Adaptive)
 	a.Allow() // host A's budget has earned nothing: this spends its floor
 	client := &http.Client{Transport: tr, Timeout: testTimeout}
 	resp, err := client.Do(newRequest(t, context.Background(), "GET", srvA.URL, ""))
@@ -495,15 +495,12 @@ func TestTransportBudgetPerHost(t *testing.T) {
 	if got := len(srvB.received()); got != 2 {
 		t.Fatalf("host B received %d requests, want 2: its budget is its own", got)
 	}
-	if tr.BudgetFor(hostA) != tr.BudgetFor(hostA) || tr.BudgetFor(hostA) == tr.BudgetFor("other:1") {
+	if tr.budgetFor(hostA) != tr.budgetFor(hostA) || tr.budgetFor(hostA) == tr.budgetFor("other:1") {
 		t.Fatal("BudgetFor does not keep one budget per host")
 	}
-	if tr.LimiterFor(hostA) != tr.BudgetFor(hostA) {
-		t.Fatal("LimiterFor, the old name, returns another budget than BudgetFor")
-	}
-	shared := GRPCBudget()
+	shared := new(TokenBucket)
 	tr2 := &Transport{Budget: shared}
-	if tr2.BudgetFor("a") != Limiter(shared) || tr2.BudgetFor("b") != Limiter(shared) {
+	if tr2.budgetFor("a") != RetryBudget(shared) || tr2.budgetFor("b") != RetryBudget(shared) {
 		t.Fatal("BudgetFor ignores Budget")
 	}
 }
@@ -560,7 +557,7 @@ func TestTransportDrainsBoundedAndCloses(t *testing.T) {
 			}
 			return status(200, "ok"), nil
 		}}
-		tr := &Transport{Base: rt, Backoff: quick, Budget: GRPCBudget(), MaxDrain: tt.maxDrain}
+		tr := &Transport{Base: rt, Backoff: quick, Budget: new(TokenBucket), MaxDrain: tt.maxDrain}
 		req := newRequest(t, context.Background(), "GET", "http://example.test/", "")
 		resp, err := tr.RoundTrip(req)
 		if err != nil || resp.StatusCode != 200 {
@@ -588,7 +585,7 @@ func TestTransportDoesNotMutateRequest(t *testing.T) {
 	defer cancel()
 	req := newRequest(t, ctx, "POST", "http://example.test/pay", "amount=1", "Idempotency-Key", "k1", "X-Trace", "t")
 	before := req.Header.Clone()
-	tr := &Transport{Base: rt, Backoff: quick, AttemptHeader: "X-Try", TimeoutHeader: "X-Budget-Ms", Budget: GRPCBudget()}
+	tr := &Transport{Base: rt, Backoff: quick, AttemptHeader: "X-Try", TimeoutHeader: "X-Budget-Ms", Budget: new(TokenBucket)}
 	resp, err := tr.RoundTrip(req)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("RoundTrip = %v, %v", resp, err)
@@ -659,7 +656,7 @@ func TestTransportAttemptsAndStatuses(t *testing.T) {
 	for _, tt := range tests {
 		rt := &fakeRT{answer: always(tt.code)}
 		tr := tt.tr()
-		tr.Base, tr.Backoff, tr.Budget = rt, quick, GRPCBudget()
+		tr.Base, tr.Backoff, tr.Budget = rt, quick, new(TokenBucket)
 		resp, err := tr.RoundTrip(newRequest(t, context.Background(), "GET", "http://example.test/", ""))
 		if err != nil || resp.StatusCode != tt.code {
 			t.Fatalf("%s: RoundTrip = %v, %v", tt.name, resp, err)
@@ -683,7 +680,7 @@ func TestTransportGetBodyFailure(t *testing.T) {
 func TestTransportTransportErrorReturned(t *testing.T) {
 	errNet := errors.New("connection reset")
 	rt := &fakeRT{answer: func(int, *http.Request) (*http.Response, error) { return nil, errNet }}
-	tr := &Transport{Base: rt, Backoff: quick, Budget: GRPCBudget()}
+	tr := &Transport{Base: rt, Backoff: quick, Budget: new(TokenBucket)}
 	resp, err := tr.RoundTrip(newRequest(t, context.Background(), "GET", "http://example.test/", ""))
 	if resp != nil || err != errNet || len(rt.reqs) != 3 {
 		t.Fatalf("RoundTrip = %v, %v after %d attempts; want the error after 3", resp, err, len(rt.reqs))
@@ -693,7 +690,7 @@ func TestTransportTransportErrorReturned(t *testing.T) {
 			t.Fatalf("%s = %q sent without a deadline", TimeoutHeader, h)
 		}
 	}
-	if s := tr.BudgetFor("example.test").(*Budget).Stats(); s.Failures != 3 {
+	if s := tr.budgetFor("example.test").Stats(); s.Failures != 3 {
 		t.Fatalf("Stats = %+v", s)
 	}
 }
@@ -729,8 +726,8 @@ func TestIsIdempotent(t *testing.T) {
 		"": true, "GET": true, "HEAD": true, "OPTIONS": true, "TRACE": true, "PUT": true, "DELETE": true,
 		"POST": false, "PATCH": false, "CONNECT": false, "get": false,
 	} {
-		if got := IsIdempotent(m); got != want {
-			t.Errorf("IsIdempotent(%q) = %v, want %v", m, got, want)
+		if got := isIdempotent(m); got != want {
+			t.Errorf("isIdempotent(%q) = %v, want %v", m, got, want)
 		}
 	}
 }

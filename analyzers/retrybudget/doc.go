@@ -34,12 +34,12 @@
 //
 // Right:
 //
-//	var ledgerBudget budget.Budget // one per dependency, shared
+//	var ledgerBudget budget.Adaptive // one per dependency, shared
 //	...
 //	for i := 0; i < 3; i++ {
 //		resp, err := client.Do(req)
 //		if err == nil {
-//			ledgerBudget.RecordSuccess()
+//			ledgerBudget.Record(nil)
 //			return resp, nil
 //		}
 //		ledgerBudget.RecordFailure()
@@ -49,14 +49,14 @@
 //		...
 //	}
 //
-// Not reported: loops that call (*budget.Budget).Allow, a golang.org/x/time/rate
+// Not reported: loops that call (*budget.Adaptive).Allow, a golang.org/x/time/rate
 // limiter, a sony/gobreaker or failsafe-go breaker, or a function named in
 // -retrybudget.budget-funcs (anywhere in the enclosing function); consume
 // loops (one long-lived consumer does not multiply per-request load);
 // failover loops over a list of endpoints; loops around calls that do not
 // reach the network (for the missing budget).
 //
-// Suggested fix: record the outcomes in a package-level budget.Budget
+// Suggested fix: record the outcomes in a package-level budget.Adaptive
 // named for the dependency (a success where it leaves, a retried failure
 // at the guard) and guard each retry with its Allow, just
 // before the loop waits (break for a bounded loop, so the code after it

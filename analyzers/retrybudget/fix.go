@@ -22,12 +22,12 @@ import (
 // success is recorded where it leaves, a failure at the guard (only the
 // failures that are retried spend tokens, as in gRFC A6):
 //
-//	var ledgerBudget budget.Budget // one per dependency, package level
+//	var ledgerBudget budget.Adaptive // one per dependency, package level
 //	...
 //	for i := 0; i < 3; i++ {
 //		resp, err := c.Do(req)
 //		if err == nil {
-//			ledgerBudget.RecordSuccess()
+//			ledgerBudget.Record(nil)
 //			return resp, nil
 //		}
 //		lastErr = err
@@ -264,7 +264,7 @@ func (f *budgetFixer) recordOutcomes(name string) bool {
 		first := succ.Body.List[0]
 		at := fixes.LineStart(pass, fixes.LeadingComment(pass, f.file, succ.Body.Lbrace, first.Pos()))
 		f.edits = append(f.edits, analysis.TextEdit{Pos: at, End: at,
-			NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".RecordSuccess()\n")})
+			NewText: []byte(fixes.Indent(pass, first.Pos()) + name + ".Record(nil)\n")})
 		f.preGuard = f.indent + name + ".RecordFailure()\n"
 	case givesUpIn(f.flow, f.onTheWay) || f.inIf != nil:
 		// A failure that gives up on the way would be recorded as
@@ -446,11 +446,11 @@ func declEdits(pass *analysis.Pass, file *ast.File, names []string) (string, []a
 	text := "\n\n// Retry budgets, one per dependency, shared by every call to it: retries\n" +
 		"// stay near 10% of successes, so an outage cannot multiply load.\n"
 	if len(names) == 1 {
-		text += "var " + names[0] + " " + declName + ".Budget"
+		text += "var " + names[0] + " " + declName + ".Adaptive"
 	} else {
 		text += "var (\n"
 		for _, n := range names {
-			text += "\t" + n + " " + declName + ".Budget\n"
+			text += "\t" + n + " " + declName + ".Adaptive\n"
 		}
 		text += ")"
 	}
@@ -459,7 +459,7 @@ func declEdits(pass *analysis.Pass, file *ast.File, names []string) (string, []a
 
 // budgetVar names the package-level budget for the site's dependency: the
 // receiver type of the enclosing method, else the package. exists reports
-// whether a budget.Budget variable of that name is already declared.
+// whether a budget.Adaptive variable of that name is already declared.
 func budgetVar(pass *analysis.Pass, s *retryloop.Site) (name string, exists bool) {
 	base := pass.Pkg.Name()
 	if fd, ok := s.Func.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
@@ -492,7 +492,7 @@ func budgetVar(pass *analysis.Pass, s *retryloop.Site) (name string, exists bool
 
 func isBudgetType(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == fixes.BudgetPath && n.Obj().Name() == "Budget"
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == fixes.BudgetPath && n.Obj().Name() == "Adaptive"
 }
 
 func lowerFirst(s string) string {

@@ -36,12 +36,9 @@ func isErrorType(t types.Type) bool {
 
 // budgetFuncs are calls that consult a retry budget, limiter or breaker.
 var budgetFuncs = map[string]bool{
-	BudgetPath + ".Budget.Allow": true, BudgetPath + ".RatioBudget.Allow": true,
+	BudgetPath + ".Adaptive.Allow": true, BudgetPath + ".TokenBucket.Allow": true,
 	BudgetPath + ".(interface).Allow": true, BudgetPath + ".RetryBudget.Allow": true,
-	BudgetPath + ".Limiter.Allow": true, // RetryBudget before it was renamed
-	BudgetPath + ".Breaker.Allow": true, BudgetPath + ".Breaker.Admit": true,
-	BudgetPath + ".Budget.AllowAt": true, BudgetPath + ".RatioBudget.AllowAt": true,
-	BudgetPath + ".Breaker.AllowAt": true, BudgetPath + ".Breaker.AdmitAt": true,
+	BudgetPath + ".Breaker.Admit":          true,
 	"golang.org/x/time/rate.Limiter.Allow": true, "golang.org/x/time/rate.Limiter.AllowN": true,
 	"golang.org/x/time/rate.Limiter.Wait": true, "golang.org/x/time/rate.Limiter.WaitN": true,
 	"golang.org/x/time/rate.Limiter.Reserve": true, "golang.org/x/time/rate.Limiter.ReserveN": true,
@@ -84,7 +81,7 @@ func isRandFunc(fn *types.Func) bool {
 		return true
 	case BudgetPath:
 		switch fn.Name() {
-		case "Jitter", "Delay", "Next", "NewIdempotencyKey":
+		case "Jitter", "Next", "NewIdempotencyKey":
 			return true
 		}
 	}

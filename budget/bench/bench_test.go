@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/retrylint/retrylint/budget"
@@ -11,6 +13,9 @@ import (
 // mutexThrottle is a retry throttle the way grpc-go writes it: float64
 // tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.GRPCBudget.
 // It exists only as a baseline for these benchmarks.
+//
+// casBucket, below, is the floor for this algorithm: the same rules as
+// one int64 of milli-tokens changed by compare-and-swap, and nothing else.
 type mutexThrottle struct {
 	mu     sync.Mutex
 	max    float64
@@ -50,6 +55,34 @@ func (t *mutexThrottle) allow() bool {
 	return t.tokens > t.thresh
 }
 
+// casBucket is a 20-line lock-free gRFC A6 token bucket: the floor a
+// retry budget's hot path is measured against.
+type casBucket struct {
+	spent atomic.Int64 // milli-tokens missing from 1000 tokens
+}
+
+const casFull, casRatio = 1000 * 1000, 100
+
+func (c *casBucket) add(d int64) {
+	for {
+		old := c.spent.Load()
+		n := min(max(old+d, 0), casFull)
+		if n == old || c.spent.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+func (c *casBucket) Allow() bool { return 2*(casFull-c.spent.Load()) > casFull }
+
+func (c *casBucket) Record(err error) {
+	if err == nil {
+		c.add(-casRatio)
+		return
+	}
+	c.add(1000)
+}
+
 // workloads are the outcome mixes of the record/allow benchmark: failed
 // reports whether attempt i fails. A failure is followed by the retry
 // decision, as in a retry loop.
@@ -86,13 +119,22 @@ func runBoth(b *testing.B, op func(i int)) {
 	})
 }
 
-// budgets are the two kinds of budget.Budget.
+// allowRecorder is what the record/allow benchmark drives.
+type allowRecorder interface {
+	Allow() bool
+	Record(err error)
+}
+
+var errFailed = errors.New("failed")
+
+// budgets are the library's two budgets and the CAS floor.
 var budgets = []struct {
 	name string
-	new  func() *budget.Budget
+	new  func() allowRecorder
 }{
-	{"budget.GRPCBudget", budget.GRPCBudget},
-	{"budget.Budget", func() *budget.Budget { return new(budget.Budget) }}, // the adaptive zero value
+	{"budget.TokenBucket", func() allowRecorder { return new(budget.TokenBucket) }},
+	{"budget.Adaptive", func() allowRecorder { return new(budget.Adaptive) }}, // the default, zero value
+	{"cas-floor", func() allowRecorder { return new(casBucket) }},
 }
 
 // BenchmarkRecordAllow is the record/allow path of a retry budget: every
@@ -105,11 +147,11 @@ func BenchmarkRecordAllow(b *testing.B) {
 				bu := k.new()
 				runBoth(b, func(i int) {
 					if failed(i) {
-						bu.RecordFailure()
+						bu.Record(errFailed)
 						bu.Allow()
 						return
 					}
-					bu.RecordSuccess()
+					bu.Record(nil)
 				})
 			})
 		}
@@ -128,12 +170,16 @@ func BenchmarkRecordAllow(b *testing.B) {
 
 // BenchmarkAllow is the admission decision alone.
 func BenchmarkAllow(b *testing.B) {
-	b.Run("budget.GRPCBudget", func(b *testing.B) {
-		bu := budget.GRPCBudget()
+	b.Run("budget.TokenBucket", func(b *testing.B) {
+		var bu budget.TokenBucket
 		runBoth(b, func(int) { bu.Allow() })
 	})
-	b.Run("budget.Budget", func(b *testing.B) {
-		var bu budget.Budget // the adaptive zero value: no successes, so the floor decides
+	b.Run("cas-floor", func(b *testing.B) {
+		var bu casBucket
+		runBoth(b, func(int) { bu.Allow() })
+	})
+	b.Run("budget.Adaptive", func(b *testing.B) {
+		var bu budget.Adaptive // the zero value: no successes, so the floor decides
 		runBoth(b, func(int) { bu.Allow() })
 	})
 	b.Run("mutex-grpc", func(b *testing.B) {
@@ -149,24 +195,27 @@ func BenchmarkAllow(b *testing.B) {
 	})
 }
 
-// TestThrottlesAgree checks that the baseline follows the same rules as
-// budget.GRPCBudget, so the comparison is like for like.
+// TestThrottlesAgree checks that the baselines follow the same rules as
+// budget.TokenBucket, so the comparison is like for like.
 func TestThrottlesAgree(t *testing.T) {
-	bu := budget.GRPCBudget()
+	var bu budget.TokenBucket
+	var c casBucket
 	m := newMutexThrottle(1000, 0.1)
 	for i := 0; i < 20000; i++ {
-		var want, got bool
+		var want, got, floor bool
 		if i%7 < 4 {
-			bu.RecordFailure()
-			got = bu.Allow()
+			bu.Record(errFailed)
+			c.Record(errFailed)
+			got, floor = bu.Allow(), c.Allow()
 			want = m.failure()
 		} else {
-			bu.RecordSuccess()
+			bu.Record(nil)
+			c.Record(nil)
 			m.success()
-			got, want = bu.Allow(), m.allow()
+			got, floor, want = bu.Allow(), c.Allow(), m.allow()
 		}
-		if got != want {
-			t.Fatalf("step %d: budget.Budget allows %v, the mutex throttle %v (tokens %v vs %v)", i, got, want, bu.Tokens(), m.tokens)
+		if got != want || floor != want {
+			t.Fatalf("step %d: budget.TokenBucket allows %v, the CAS floor %v, the mutex throttle %v (tokens %v)", i, got, floor, want, m.tokens)
 		}
 	}
 }

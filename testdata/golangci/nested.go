@@ -8,7 +8,7 @@ import (
 	"github.com/retrylint/retrylint/budget"
 )
 
-var mirrorBudget budget.Budget
+var mirrorBudget budget.Adaptive
 
 // Mirror fetches url through Fetch, which makes five attempts itself.
 //

@@ -29,7 +29,7 @@ type Client struct {
 	endpoints []string
 	hc        *http.Client
 	cfg       Config
-	retries   *budget.Budget
+	retries   *budget.Adaptive
 	backoff   budget.Backoff
 }
 

@@ -19,7 +19,7 @@ import (
 type Store struct {
 	db       *sql.DB
 	replicas []*sql.DB
-	retries  *budget.Budget
+	retries  *budget.Adaptive
 	limiter  *throttle.Limiter
 	backoff  budget.Backoff
 }

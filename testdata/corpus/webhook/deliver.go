@@ -35,7 +35,7 @@ func Notify(url string, event []byte) error {
 // Sender delivers with its own client.
 type Sender struct {
 	hc      *http.Client
-	retries *budget.Budget
+	retries *budget.Adaptive
 	backoff budget.Backoff
 	key     func() string
 }

@@ -101,8 +101,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
+			Scenario scenario       `json:"scenario"`
 			Policies []storm.Result `json:"policies"`
-		}{results}); err != nil {
+		}{newScenario(cfg), results}); err != nil {
 			fmt.Fprintln(stderr, "retrystorm:", err)
 			return 1
 		}
@@ -110,6 +111,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	printTable(stdout, cfg, results)
 	return 0
+}
+
+// scenario is the drill a -json result was run on, recorded beside the
+// policies so that the numbers carry their conditions.
+type scenario struct {
+	Pods                  int     `json:"pods"`
+	Clients               int     `json:"clients"`
+	PerPodRate            float64 `json:"per_pod_rate"` // requests per second of one pod
+	Capacity              float64 `json:"capacity"`     // requests per second the server can do
+	Load                  float64 `json:"load"`         // base demand ÷ capacity
+	StallStartSeconds     float64 `json:"stall_start_seconds"`
+	StallSeconds          float64 `json:"stall_seconds"`
+	AttemptTimeoutSeconds float64 `json:"attempt_timeout_seconds"`
+	Attempts              int     `json:"attempts"`
+	HorizonSeconds        float64 `json:"horizon_seconds"`
+	FailRate              float64 `json:"fail_rate"`
+	MinRetryRate          float64 `json:"min_retry_rate"`
+	Seed                  uint64  `json:"seed"`
+}
+
+func newScenario(c storm.Config) scenario {
+	pods := c.PodCount()
+	return scenario{
+		Pods: pods, Clients: c.Clients, PerPodRate: c.Demand() / float64(pods),
+		Capacity: c.Capacity(), Load: c.Load,
+		StallStartSeconds: c.StallAt.Seconds(), StallSeconds: c.StallFor.Seconds(),
+		AttemptTimeoutSeconds: c.Timeout.Seconds(), Attempts: c.Attempts,
+		HorizonSeconds: c.Horizon.Seconds(), FailRate: c.FailRate,
+		MinRetryRate: c.MinRetryRate, Seed: c.Seed,
+	}
 }
 
 const usage = `usage: retrystorm [flags]

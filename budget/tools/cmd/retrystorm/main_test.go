@@ -36,8 +36,20 @@ func TestJSON(t *testing.T) {
 	}
 	var top map[string]json.RawMessage
 	_ = json.Unmarshal([]byte(out), &top)
-	if len(top) != 1 {
-		t.Errorf("top-level keys %v, want only policies", keys(top))
+	if len(top) != 2 || top["scenario"] == nil {
+		t.Errorf("top-level keys %v, want scenario and policies", keys(top))
+	}
+	var sc map[string]float64
+	if err := json.Unmarshal(top["scenario"], &sc); err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	for _, k := range []string{"pods", "per_pod_rate", "capacity", "stall_start_seconds", "stall_seconds", "attempt_timeout_seconds", "seed"} {
+		if _, ok := sc[k]; !ok {
+			t.Errorf("scenario lacks %q: %s", k, top["scenario"])
+		}
+	}
+	if sc["pods"] <= 0 || sc["per_pod_rate"] <= 0 || sc["capacity"] <= 0 {
+		t.Errorf("scenario %s", top["scenario"])
 	}
 	byName := map[string]map[string]json.RawMessage{}
 	for _, p := range doc.Policies {

@@ -63,6 +63,7 @@ import (
 
 	"github.com/retrylint/retrylint/budget"
 	"github.com/retrylint/retrylint/budget/internal/admission"
+	"github.com/retrylint/retrylint/budget/internal/core"
 )
 
 // Config holds the model's parameters. DefaultConfig gives the scenario.
@@ -133,9 +134,32 @@ func DefaultConfig() Config {
 }
 
 // adaptiveBudget returns a pod's budget for the DefaultBudget kind: the
-// zero budget.Budget but for the floor, MinRetryRate.
-func (c Config) adaptiveBudget() (*budget.Budget, error) {
-	return budget.NewAdaptiveBudget(budget.DefaultRetryRatio, c.MinRetryRate, budget.DefaultBudgetWindow)
+// zero budget.Adaptive but for the floor, MinRetryRate. It is the
+// library's own algorithm (budget.Adaptive wraps it with time.Now),
+// driven on the simulation's clock.
+func (c Config) adaptiveBudget() (*core.Adaptive, error) {
+	b := new(core.Adaptive)
+	if err := b.Init(budget.DefaultRetryRatio, c.MinRetryRate, budget.DefaultBudgetWindow); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// clockedBudget is a retry budget driven on the simulation's clock.
+type clockedBudget interface {
+	AllowAt(now time.Time) bool
+	RecordAt(now time.Time, err error)
+}
+
+// bucket drives a budget.TokenBucket, which never reads the clock.
+type bucket struct{ *budget.TokenBucket }
+
+func (b bucket) AllowAt(time.Time) bool          { return b.Allow() }
+func (b bucket) RecordAt(_ time.Time, err error) { b.Record(err) }
+
+func (c Config) tokenBucket() clockedBudget {
+	b, _ := budget.NewTokenBucket(c.MaxTokens, c.TokenRatio) // validated
+	return bucket{b}
 }
 
 // Capacity returns the server's capacity in requests per second.
@@ -210,7 +234,7 @@ func (c Config) Validate() error {
 	if c.Demand()*c.Horizon.Seconds() > 10_000_000 {
 		return errors.New("storm: demand × horizon is over 10 million calls; shorten the horizon or lower the capacity")
 	}
-	if _, err := budget.NewBudget(c.MaxTokens, c.TokenRatio); err != nil {
+	if _, err := budget.NewTokenBucket(c.MaxTokens, c.TokenRatio); err != nil {
 		return err
 	}
 	if _, err := c.adaptiveBudget(); err != nil {
@@ -225,12 +249,11 @@ type BudgetKind int
 const (
 	// NoBudget: callers retry up to the attempt cap.
 	NoBudget BudgetKind = iota
-	// DefaultBudget: each process has the library's zero budget.Budget,
-	// as budget.DefaultBudget, Do with WithName and the Transport's
-	// per-host budgets are.
+	// DefaultBudget: each process has the library's zero budget.Adaptive,
+	// as Do without WithBudget and the Transport's per-host budgets are.
 	DefaultBudget
 	// GRPCBudget: each process has a gRFC A6 token bucket of MaxTokens and
-	// TokenRatio (budget.NewBudget).
+	// TokenRatio (budget.NewTokenBucket).
 	GRPCBudget
 	// SharedGRPCBudget: one gRFC A6 token bucket shared by every caller of
 	// the fleet, which no real fleet of processes has.
@@ -382,7 +405,7 @@ type request struct {
 	sent   time.Duration
 	gone   bool // the caller stopped waiting (timeout) or got its answer
 	ticket *admission.Ticket
-	permit budget.Permit // the breaker's, if any
+	permit core.Permit // the breaker's, if any
 }
 
 type sim struct {
@@ -407,8 +430,8 @@ type sim struct {
 	// shedding server
 	adm *admission.Admission
 
-	budgets  []*budget.Budget
-	breakers []*budget.Breaker
+	budgets  []clockedBudget
+	breakers []*core.Breaker
 	backoff  budget.Backoff
 
 	bins    []Bin
@@ -449,23 +472,23 @@ func newSim(cfg Config, p Policy) *sim {
 		s.backoff = *p.Backoff
 		s.backoff.Rand = s.cliRNG.Float64
 	}
-	s.budgets = make([]*budget.Budget, cfg.PodCount())
-	s.breakers = make([]*budget.Breaker, cfg.PodCount())
-	var shared *budget.Budget
+	s.budgets = make([]clockedBudget, cfg.PodCount())
+	s.breakers = make([]*core.Breaker, cfg.PodCount())
+	var shared clockedBudget
 	if p.Budget == SharedGRPCBudget {
-		shared, _ = budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
+		shared = cfg.tokenBucket()
 	}
 	for i := range s.budgets {
 		switch p.Budget {
 		case DefaultBudget:
 			s.budgets[i], _ = cfg.adaptiveBudget() // validated
 		case GRPCBudget:
-			s.budgets[i], _ = budget.NewBudget(cfg.MaxTokens, cfg.TokenRatio) // validated
+			s.budgets[i] = cfg.tokenBucket()
 		case SharedGRPCBudget:
 			s.budgets[i] = shared
 		}
 		if p.Breaker {
-			s.breakers[i] = budget.NewBreaker(budget.BreakerConfig{})
+			s.breakers[i] = new(core.Breaker) // the zero budget.Breaker's defaults
 		}
 	}
 	if p.Shedding {
@@ -594,7 +617,7 @@ func (s *sim) startCall() {
 }
 
 func (s *sim) attempt(c *call) {
-	var permit budget.Permit
+	var permit core.Permit
 	if br := s.breakers[c.pod]; br != nil {
 		p, ok := br.AdmitAt(s.t())
 		if !ok {

@@ -52,23 +52,7 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 	}
 	yMax1, yStep1 := niceScale(maxLoad * 1.05)
 	y1 := func(v float64) float64 { return bot1 - (bot1-top1)*v/yMax1 }
-	perSec := int(time.Second / cfg.Step)
-	base := cfg.Demand()
-	goodput := make([][]float64, len(rs))
-	maxGood := 1.0
-	for i, r := range rs {
-		okWin := 0
-		goodput[i] = make([]float64, len(r.Series))
-		for j, b := range r.Series {
-			okWin += b.CallsOK
-			if j >= perSec {
-				okWin -= r.Series[j-perSec].CallsOK
-			}
-			span := float64(min(j+1, perSec)) * cfg.Step.Seconds()
-			goodput[i][j] = float64(okWin) / (base * span)
-			maxGood = math.Max(maxGood, goodput[i][j])
-		}
-	}
+	goodput, maxGood := goodputSeries(cfg, rs)
 	yMax2, yStep2 := niceScale(maxGood * 1.05)
 	y2 := func(v float64) float64 { return bot2 - (bot2-top2)*v/yMax2 }
 
@@ -116,44 +100,89 @@ func WriteSVG(w io.Writer, cfg Config, rs []Result) error {
 
 	same := sameAs(rs)
 	for i, r := range rs {
-		st, ok := styles[r.Name]
-		if !ok {
-			st = fallback[i%len(fallback)]
-		}
-		dash := ""
-		if st.dash != "" {
-			dash = fmt.Sprintf(` stroke-dasharray="%s"`, st.dash)
-		}
-		var pts1, pts2 strings.Builder
-		for j, b := range r.Series {
-			t := (b.At + cfg.Step).Seconds()
-			fmt.Fprintf(&pts1, "%.1f,%.1f ", xOf(t), y1(b.Load))
-			fmt.Fprintf(&pts2, "%.1f,%.1f ", xOf(t), y2(goodput[i][j]))
-		}
-		p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts1.String(), esc(r.Name))
-		p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts2.String(), esc(r.Name))
-
-		ly := float64(top1) + 10 + float64(i)*62
-		p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="3"%s/>`+"\n", legendX, ly, legendX+36, ly, st.color, dash)
-		name := esc(r.Name)
-		if s, ok := same[r.Name]; ok {
-			name += ` <tspan font-weight="normal" fill="#444">(same as ` + esc(s) + `)</tspan>`
-		}
-		p(`<text x="%d" y="%.1f" font-weight="bold">%s</text>`+"\n", legendX+44, ly+4, name)
-		p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", legendX+44, ly+20, esc(r.Description))
-		rec := "latched: not recovered"
-		if r.RecoverySeconds != nil {
-			rec = fmt.Sprintf("recovers %.1f s after the stall", *r.RecoverySeconds)
-		}
-		line := fmt.Sprintf("peak %.2f×, %s", r.PeakAmplification, rec)
-		p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", legendX+44, ly+36, esc(line))
+		lines := plotLines{p: p, xOf: xOf, y1: y1, y2: y2, legendX: legendX, top: top1}
+		lines.policy(cfg, i, r, goodput[i], same)
 	}
+	footer(p, cfg, left, height)
+	p("</svg>\n")
+	return bw.Flush()
+}
+
+// footer writes the notes under the plot: what recovered means and the
+// model.
+func footer(p func(format string, a ...any), cfg Config, left, height int) {
 	p(`<text x="%d" y="%d" fill="#444" font-size="12">Recovered: load ≤ %.1f× and ≥ %.0f%% of calls succeeding from then on. Shaded: the stall (%s–%s s).</text>`+"\n",
 		left, height-30, HealthyLoad, HealthySuccess*100, trimFloat(cfg.StallAt.Seconds()), trimFloat(cfg.StallEnd().Seconds()))
 	p(`<text x="%d" y="%d" fill="#444" font-size="12">Model: %d workers × %s mean service, plain server FIFO queue %d; gRPC bucket %g tokens, ratio %g; shedding = shed.Guard's core (LIFO, %s max queue wait).</text>`+"\n",
 		left, height-12, cfg.Workers, fmtDur(cfg.ServiceTime), cfg.QueueLimit, cfg.MaxTokens, cfg.TokenRatio, fmtDur(cfg.GuardQueueWait))
-	p("</svg>\n")
-	return bw.Flush()
+}
+
+// goodputSeries returns each policy's goodput over a sliding second, as a
+// share of the base demand, and the largest of them (at least 1).
+func goodputSeries(cfg Config, rs []Result) ([][]float64, float64) {
+	perSec := int(time.Second / cfg.Step)
+	base := cfg.Demand()
+	goodput := make([][]float64, len(rs))
+	maxGood := 1.0
+	for i, r := range rs {
+		okWin := 0
+		goodput[i] = make([]float64, len(r.Series))
+		for j, b := range r.Series {
+			okWin += b.CallsOK
+			if j >= perSec {
+				okWin -= r.Series[j-perSec].CallsOK
+			}
+			span := float64(min(j+1, perSec)) * cfg.Step.Seconds()
+			goodput[i][j] = float64(okWin) / (base * span)
+			maxGood = math.Max(maxGood, goodput[i][j])
+		}
+	}
+	return goodput, maxGood
+}
+
+// plotLines draws the policies' lines and legend entries.
+type plotLines struct {
+	p           func(format string, a ...any)
+	xOf, y1, y2 func(float64) float64
+	legendX     int
+	top         float64
+}
+
+// policy draws policy number i: its load and goodput lines and its legend
+// entry.
+func (l plotLines) policy(cfg Config, i int, r Result, good []float64, same map[string]string) {
+	esc := html.EscapeString
+	st, ok := styles[r.Name]
+	if !ok {
+		st = fallback[i%len(fallback)]
+	}
+	dash := ""
+	if st.dash != "" {
+		dash = fmt.Sprintf(` stroke-dasharray="%s"`, st.dash)
+	}
+	var pts1, pts2 strings.Builder
+	for j, b := range r.Series {
+		t := (b.At + cfg.Step).Seconds()
+		fmt.Fprintf(&pts1, "%.1f,%.1f ", l.xOf(t), l.y1(b.Load))
+		fmt.Fprintf(&pts2, "%.1f,%.1f ", l.xOf(t), l.y2(good[j]))
+	}
+	l.p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts1.String(), esc(r.Name))
+	l.p(`<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"><title>%s</title></polyline>`+"\n", st.color, dash, pts2.String(), esc(r.Name))
+
+	ly := l.top + 10 + float64(i)*62
+	l.p(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="3"%s/>`+"\n", l.legendX, ly, l.legendX+36, ly, st.color, dash)
+	name := esc(r.Name)
+	if s, ok := same[r.Name]; ok {
+		name += ` <tspan font-weight="normal" fill="#444">(same as ` + esc(s) + `)</tspan>`
+	}
+	l.p(`<text x="%d" y="%.1f" font-weight="bold">%s</text>`+"\n", l.legendX+44, ly+4, name)
+	l.p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", l.legendX+44, ly+20, esc(r.Description))
+	rec := "latched: not recovered"
+	if r.RecoverySeconds != nil {
+		rec = fmt.Sprintf("recovers %.1f s after the stall", *r.RecoverySeconds)
+	}
+	line := fmt.Sprintf("peak %.2f×, %s", r.PeakAmplification, rec)
+	l.p(`<text x="%d" y="%.1f" fill="#444" font-size="12">%s</text>`+"\n", l.legendX+44, ly+36, esc(line))
 }
 
 // sameAs maps a policy to an earlier one whose load series is identical.

@@ -29,7 +29,7 @@ type Client struct {
 	endpoints []string // replicas, in order of preference
 	base      string   // the replica that answered last
 	hc        *http.Client
-	budget    *budget.Budget // shared by every call this client makes
+	budget    *budget.Adaptive // shared by every call this client makes
 }
 
 // New returns a client for the ledger replicas at endpoints. It asks them,
@@ -38,7 +38,7 @@ func New(ctx context.Context, endpoints []string) (*Client, error) {
 	if len(endpoints) == 0 {
 		return nil, errors.New("ledger: no endpoints")
 	}
-	b, err := budget.NewBudget(1000, 0.1)
+	b, err := budget.NewAdaptive(0.1, 0.2, time.Second) // the zero Adaptive's numbers
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (c *Client) PostTransfer(ctx context.Context, t Transfer) (Transfer, error)
 		if err == nil {
 			var out Transfer
 			if err = wire.Decode(resp, &out); err == nil {
-				c.budget.RecordSuccess()
+				c.budget.Record(nil)
 				return out, nil
 			}
 		}

@@ -27,7 +27,7 @@ type Consumer struct {
 	Workers int
 	Log     *slog.Logger
 
-	deletes budget.Budget // zero value: retries up to 10% of the last second's successes
+	deletes budget.Adaptive // zero value: retries up to 10% of the last second's successes
 }
 
 // Run consumes until ctx is done.

@@ -28,7 +28,7 @@ func (c *Consumer) delete(ctx context.Context, m Message) error {
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
 		if err = c.Queue.Delete(dctx, m.Receipt); err == nil {
-			c.deletes.RecordSuccess()
+			c.deletes.Record(nil)
 			return nil
 		}
 		c.deletes.RecordFailure()

@@ -24,7 +24,7 @@ const PartSize = 5 << 20
 type Uploader struct {
 	hc       *http.Client
 	endpoint string // https://host/bucket
-	budget   *budget.Budget
+	budget   *budget.Adaptive
 	partSize int
 }
 
@@ -33,7 +33,7 @@ func NewUploader(endpoint string) *Uploader {
 	return &Uploader{
 		hc:       &http.Client{Timeout: 30 * time.Second},
 		endpoint: endpoint,
-		budget:   new(budget.Budget),
+		budget:   new(budget.Adaptive),
 		partSize: PartSize,
 	}
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // crawlBudget is shared by every fetch of every crawler in the process.
-var crawlBudget budget.Budget
+var crawlBudget budget.Adaptive
 
 // Crawler fetches pages breadth first, at most one request per tick.
 type Crawler struct {

@@ -38,12 +38,12 @@ type SearchResult struct {
 type Index struct {
 	hc     *http.Client
 	base   string // http://cluster:9200/products
-	budget *budget.Budget
+	budget *budget.Adaptive
 }
 
 // NewIndex returns a client with a 20 s timeout per request.
 func NewIndex(base string) *Index {
-	return &Index{hc: &http.Client{Timeout: 20 * time.Second}, base: base, budget: new(budget.Budget)}
+	return &Index{hc: &http.Client{Timeout: 20 * time.Second}, base: base, budget: new(budget.Adaptive)}
 }
 
 const bulkBatch = 500
@@ -86,7 +86,7 @@ func (ix *Index) sendBulk(ctx context.Context, body []byte) error {
 			resp.Body.Close()
 			switch {
 			case resp.StatusCode < 300:
-				ix.budget.RecordSuccess()
+				ix.budget.Record(nil)
 				return nil
 			case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode >= 500:
 				derr = fmt.Errorf("bulk: status %d", resp.StatusCode)

@@ -36,7 +36,7 @@ func TestPostAdjustmentRetriesWithSameKey(t *testing.T) {
 		w.WriteHeader(http.StatusCreated)
 	}))
 	defer srv.Close()
-	p := &ProviderClient{HC: srv.Client(), Base: srv.URL, Budget: new(budget.Budget)}
+	p := &ProviderClient{HC: srv.Client(), Base: srv.URL, Budget: new(budget.Adaptive)}
 	if err := p.PostAdjustment(context.Background(), Adjustment{ID: "d1-p1", PaymentID: "p1", Delta: 5}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCapture(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	p := &ProviderClient{HC: srv.Client(), Base: srv.URL, Budget: new(budget.Budget)}
+	p := &ProviderClient{HC: srv.Client(), Base: srv.URL, Budget: new(budget.Adaptive)}
 	if err := p.Capture("p1", 100); err != nil {
 		t.Fatal(err)
 	}

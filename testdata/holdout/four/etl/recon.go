@@ -37,7 +37,7 @@ type Adjustment struct {
 type ProviderClient struct {
 	HC     *http.Client
 	Base   string
-	Budget *budget.Budget
+	Budget *budget.Adaptive
 }
 
 // Settlements returns one page of the day's settlements.

@@ -34,7 +34,7 @@ type Relay struct {
 	brokerURL  string
 	webhookURL string
 	interval   time.Duration
-	budget     *budget.Budget
+	budget     *budget.Adaptive
 	src        Source
 }
 
@@ -46,7 +46,7 @@ func NewRelay(db *sql.DB, brokerURL, webhookURL string) *Relay {
 		brokerURL:  brokerURL,
 		webhookURL: webhookURL,
 		interval:   time.Second,
-		budget:     new(budget.Budget),
+		budget:     new(budget.Adaptive),
 	}
 }
 

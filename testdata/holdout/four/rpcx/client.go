@@ -27,7 +27,7 @@ type Client struct {
 
 // New returns a client for addr; it dials lazily.
 func New(addr string) *Client {
-	return &Client{addr: addr, breaker: budget.NewBreaker(budget.BreakerConfig{})}
+	return &Client{addr: addr, breaker: &budget.Breaker{}}
 }
 
 // conn returns the current connection, dialling until one is up.
@@ -65,10 +65,10 @@ func retryable(err error) bool {
 // Call invokes method, redialling once the connection broke.
 func (c *Client) Call(ctx context.Context, method string, args, reply any) error {
 	seq := budget.Backoff{Base: 50 * time.Millisecond}.Start()
-	var err error
+	var err, ok, permit = error(nil), false, budget.Permit{}
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 {
-			if !c.breaker.Allow() {
+			if permit, ok = c.breaker.Admit(); !ok {
 				return fmt.Errorf("rpcx %s: %w: %v", method, budget.ErrBreakerOpen, err)
 			}
 			if serr := budget.Sleep(ctx, seq.Next()); serr != nil {
@@ -87,7 +87,7 @@ func (c *Client) Call(ctx context.Context, method string, args, reply any) error
 		case <-call.Done:
 			err = call.Error
 		}
-		c.breaker.Record(err)
+		permit.Done(err)
 		if err == nil {
 			return nil
 		}

@@ -29,12 +29,12 @@ type Order struct {
 // OrderRepo reads and writes orders.
 type OrderRepo struct {
 	db     *sql.DB
-	budget *budget.Budget // shared by every call to the primary
+	budget *budget.Adaptive // shared by every call to the primary
 }
 
 // NewOrderRepo wraps db.
 func NewOrderRepo(db *sql.DB) *OrderRepo {
-	return &OrderRepo{db: db, budget: new(budget.Budget)}
+	return &OrderRepo{db: db, budget: new(budget.Adaptive)}
 }
 
 // Get loads one order, retrying when the pool hands out a dead connection.

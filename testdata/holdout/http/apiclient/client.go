@@ -38,7 +38,7 @@ type Client struct {
 	HTTP    *http.Client
 	Tokens  *TokenSource
 
-	budget budget.Budget
+	budget budget.Adaptive
 }
 
 func parseRetryAfter(h string) time.Duration {

@@ -24,7 +24,7 @@ type Client struct {
 	hc      *http.Client
 	base    string
 	apiKey  string
-	budget  *budget.Budget
+	budget  *budget.Adaptive
 	breaker *budget.Breaker
 }
 
@@ -34,8 +34,8 @@ func New(base, apiKey string) *Client {
 		hc:      &http.Client{Timeout: 10 * time.Second},
 		base:    base,
 		apiKey:  apiKey,
-		budget:  new(budget.Budget),
-		breaker: budget.NewBreaker(budget.BreakerConfig{}),
+		budget:  new(budget.Adaptive),
+		breaker: &budget.Breaker{},
 	}
 }
 
@@ -304,7 +304,8 @@ func (c *Client) UpdateMetadata(ctx context.Context, chargeID, opKey string, md 
 	}
 	wait := 150 * time.Millisecond
 	for i := 0; i < 3; i++ {
-		if !c.breaker.Allow() {
+		permit, ok := c.breaker.Admit()
+		if !ok {
 			return budget.ErrBreakerOpen
 		}
 		req, err := c.newRequest(ctx, http.MethodPatch, "/v1/charges/"+chargeID, body)
@@ -313,7 +314,7 @@ func (c *Client) UpdateMetadata(ctx context.Context, chargeID, opKey string, md 
 		}
 		req.Header.Set("X-Idempotency-Key", opKey)
 		resp, err := c.hc.Do(req)
-		c.breaker.Record(err)
+		permit.Done(err)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode < 300 {

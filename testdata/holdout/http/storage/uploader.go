@@ -24,7 +24,7 @@ type Uploader struct {
 	Replicas []string
 
 	hc     *http.Client
-	budget *budget.Budget
+	budget *budget.Adaptive
 }
 
 // NewUploader returns an Uploader with a 30 s per-request timeout.
@@ -33,7 +33,7 @@ func NewUploader(endpoint, bucket string) *Uploader {
 		Endpoint: endpoint,
 		Bucket:   bucket,
 		hc:       &http.Client{Timeout: 30 * time.Second},
-		budget:   new(budget.Budget),
+		budget:   new(budget.Adaptive),
 	}
 }
 

@@ -38,7 +38,7 @@ type Sender struct {
 	Client *http.Client
 	Queue  Queue
 
-	budget budget.Budget
+	budget budget.Adaptive
 }
 
 func (s *Sender) sign(body []byte) string {

@@ -149,7 +149,7 @@ func (c *Client) waitFill(ctx context.Context, key string) ([]byte, bool) {
 }
 
 // cacheBudget is shared by every counter retry in the process.
-var cacheBudget budget.Budget
+var cacheBudget budget.Adaptive
 
 // Incr increments a counter on the key's home replica.
 func (c *Client) Incr(ctx context.Context, key string, delta int64) (n int64, err error) {

@@ -103,7 +103,7 @@ func (d *Discovery) Watch(ctx context.Context, svc string, interval time.Duratio
 }
 
 // registryBudget is shared by every registry write in the process.
-var registryBudget budget.Budget
+var registryBudget budget.Adaptive
 
 // Register announces inst to the local agent; transient failures and 5xx
 // are retried.

@@ -74,7 +74,7 @@ func runOnce(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) (err error
 }
 
 // txBudget is shared by every transaction replay in the process.
-var txBudget budget.Budget
+var txBudget budget.Adaptive
 
 // txBackoff spaces replays so two conflicting writers stop colliding.
 var txBackoff = budget.Backoff{Base: 20 * time.Millisecond, Cap: time.Second}

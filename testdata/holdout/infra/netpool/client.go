@@ -33,7 +33,7 @@ func NewClient(addr string) *Client {
 }
 
 // clientBudget caps resends to the backend across all clients.
-var clientBudget budget.Budget
+var clientBudget budget.Adaptive
 
 var clientBackoff = budget.Backoff{Base: 25 * time.Millisecond, Cap: 2 * time.Second}
 

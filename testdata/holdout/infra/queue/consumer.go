@@ -84,7 +84,7 @@ func (c *Consumer) ack(ctx context.Context, id string) (err error) {
 }
 
 // brokerBudget is shared by every nack in the process.
-var brokerBudget budget.Budget
+var brokerBudget budget.Adaptive
 
 // Nack hands a message back, with the bundled retry policy.
 func (c *Consumer) Nack(ctx context.Context, id string) error {

@@ -14,7 +14,7 @@ import (
 )
 
 // leaseBudget is shared by every lease call to the coordination API.
-var leaseBudget budget.Budget
+var leaseBudget budget.Adaptive
 
 // LeaseRenewer holds a leader-election lease on the coordination API.
 type LeaseRenewer struct {

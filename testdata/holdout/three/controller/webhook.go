@@ -47,10 +47,10 @@ func (w *WebhookClient) Deliver(ctx context.Context, ev Event) error {
 	if err != nil {
 		return err
 	}
-	sig := w.sign(body)
-	seq := budget.Backoff{Base: 250 * time.Millisecond, Cap: 8 * time.Second}.Start()
+	sig, seq := w.sign(body), budget.Backoff{Base: 250 * time.Millisecond, Cap: 8 * time.Second}.Start()
 	for attempt := 1; attempt <= 5; attempt++ {
-		if !w.breaker.Allow() {
+		permit, ok := w.breaker.Admit()
+		if !ok {
 			return fmt.Errorf("deliver %s: circuit open", ev.ID)
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
@@ -71,7 +71,7 @@ func (w *WebhookClient) Deliver(ctx context.Context, ev Event) error {
 				return fmt.Errorf("deliver %s: rejected: %s", ev.ID, resp.Status)
 			}
 		}
-		w.breaker.Record(err)
+		permit.Done(err)
 		if err == nil {
 			return nil
 		}
@@ -129,8 +129,9 @@ func (w *WebhookClient) Verify(ctx context.Context) error {
 			}
 			return nil
 		}
-		w.breaker.Record(errThrottled)
-		if !w.breaker.Allow() {
+		permit, ok := w.breaker.Admit() // the 429 counts against the receiver
+		permit.Done(errThrottled)
+		if !ok {
 			return errThrottled
 		}
 		wait := time.Second

@@ -23,7 +23,7 @@ type Client struct {
 	hc     *http.Client
 	base   string
 	token  string
-	budget *budget.Budget // shared by every call to the deploy API
+	budget *budget.Adaptive // shared by every call to the deploy API
 }
 
 // NewClient returns a client for the API at base.
@@ -32,7 +32,7 @@ func NewClient(base, token string) *Client {
 		hc:     &http.Client{Timeout: 30 * time.Second},
 		base:   strings.TrimRight(base, "/"),
 		token:  token,
-		budget: new(budget.Budget),
+		budget: new(budget.Adaptive),
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // dnsBudget is shared by every SRV lookup.
-var dnsBudget budget.Budget
+var dnsBudget budget.Adaptive
 
 // ResolveSRV looks up the SRV records of a service, retrying temporary
 // resolver failures.

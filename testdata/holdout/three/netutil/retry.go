@@ -39,7 +39,7 @@ func RetryBackoff[T any](fn func() (T, error)) (T, error) {
 
 // RetryValue calls fn up to attempts times under ctx, consulting b before
 // each retry and waiting with full-jitter backoff.
-func RetryValue[T any](ctx context.Context, b *budget.Budget, attempts int, fn func(context.Context) (T, error)) (T, error) {
+func RetryValue[T any](ctx context.Context, b *budget.Adaptive, attempts int, fn func(context.Context) (T, error)) (T, error) {
 	var zero T
 	seq := budget.Backoff{}.Start()
 	var err error

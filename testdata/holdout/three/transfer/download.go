@@ -20,7 +20,7 @@ import (
 // Downloader fetches blobs over HTTP, resuming with Range requests.
 type Downloader struct {
 	hc          *http.Client
-	budget      *budget.Budget
+	budget      *budget.Adaptive
 	maxAttempts int
 }
 

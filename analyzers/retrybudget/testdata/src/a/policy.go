@@ -17,7 +17,7 @@ type retryPolicy interface {
 type policyTransport struct {
 	base   http.RoundTripper
 	policy retryPolicy
-	budget *budget.Budget
+	budget *budget.Adaptive
 }
 
 func (t *policyTransport) RoundTrip(req *http.Request) (*http.Response, error) {

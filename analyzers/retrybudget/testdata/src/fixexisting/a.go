@@ -10,7 +10,7 @@ import (
 )
 
 // The budget is already declared: the fix reuses it.
-var fixexistingBudget budget.Budget
+var fixexistingBudget budget.Adaptive
 
 func fetch(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
 	for i := 0; i < 3; i++ { // want `retry loop has no retry budget`

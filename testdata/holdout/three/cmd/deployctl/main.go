@@ -28,7 +28,7 @@ type config struct {
 }
 
 // apiBudget is shared by deployctl's own calls to the API.
-var apiBudget budget.Budget
+var apiBudget budget.Adaptive
 
 // readConfig reads the config file. Editors that save by rename leave a
 // short window where the file is missing, so a missing file is re-read.

@@ -2,7 +2,8 @@
 // (the fix tests compile the results against the real module).
 package budget
 
-type Budget struct{}
+type Adaptive struct{}
 
-func (b *Budget) Allow() bool      { return true }
-func (b *Budget) Record(err error) {}
+func (b *Adaptive) Allow() bool      { return true }
+func (b *Adaptive) Record(err error) {}
+func (b *Adaptive) RecordFailure()   {}
