@@ -10,6 +10,11 @@
 #                  split); accuracy/test/modules.tsv is the frozen test
 #                  split, scored in aggregate only (its labels.tsv beside
 #                  it, RESULTS in accuracy/test/RESULTS.md)
+# A modules.tsv row may carry a sixth column, the build settings its
+# labels were read under, space-separated: -tags=a,b (passed to go list
+# and retrylint) and NAME=value environment settings (GOOS=darwin,
+# GOEXPERIMENT=jsonv2).
+#
 #   ACCURACY_NOSCORE  if set, run and keep the raw results, score nothing
 #   ACCURACY_BIN   a retrylint binary to use (default: built from this checkout)
 #   ACCURACY_SCORED  what to call that binary in RESULTS.md (its commit)
@@ -30,8 +35,14 @@ split=$(dirname "$modfile")
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 command -v jq >/dev/null || { echo "accuracy: jq is required" >&2; exit 2; }
 bin=${ACCURACY_BIN:-$out/retrylint}
-if [ -z "${ACCURACY_BIN:-}" ]; then
+# The report names the build it scored (taken when it is built), so that a
+# score that did not change still records when it was taken.
+if [ -n "${ACCURACY_BIN:-}" ]; then
+	scored=${ACCURACY_SCORED:-"the binary $ACCURACY_BIN"}
+else
 	(cd "$root" && go build -o "$bin" ./cmd/retrylint) || exit 2
+	scored="retrylint built from $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo "an unknown commit")"
+	(cd "$root" && git diff --quiet HEAD -- . 2>/dev/null) || scored="$scored with uncommitted changes"
 fi
 export GOTOOLCHAIN=local GOWORK=off GOFLAGS="-mod=mod -buildvcs=false"
 work=$(mktemp -d "${TMPDIR:-/tmp}/accuracy-src.XXXXXX")
@@ -40,7 +51,7 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 slug() { echo "$1" | tr '/@' '__'; }
 
 mirrors=${ACCURACY_MIRRORS:-/work/.mirror}
-while IFS=$'\t' read -r mod version pkgs _ source <&3; do
+while IFS=$'\t' read -r mod version pkgs _ source settings <&3; do
 	case $mod in '' | '#'* | module) continue ;; esac
 	[ -n "$filter" ] && ! echo "$mod" | grep -Eq "$filter" && continue
 	base=$out/$(slug "$mod@$version")
@@ -76,10 +87,14 @@ while IFS=$'\t' read -r mod version pkgs _ source <&3; do
 	(cd "$dir" && go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith(".")) | .Old.Path' |
 		while IFS= read -r old; do go mod edit -dropreplace="$old"; done) 2>>"$base.load"
 	read -r -a pats <<<"${pkgs:-./...}"
-	(cd "$dir" && go list -e -deps "${pats[@]}" >/dev/null 2>>"$base.load") ||
+	tagflag=() envs=()
+	for s in ${settings:-}; do
+		case $s in -tags=*) tagflag=("$s") ;; *=*) envs+=("$s") ;; esac
+	done
+	(cd "$dir" && env "${envs[@]}" go list -e -deps "${tagflag[@]}" "${pats[@]}" >/dev/null 2>>"$base.load") ||
 		(cd "$dir" && go mod tidy -e >>"$base.load" 2>&1)
 	start=$(date +%s)
-	(cd "$dir" && "$bin" -json "${pats[@]}") >"$base.json" 2>"$base.stderr"
+	(cd "$dir" && env "${envs[@]}" "$bin" -json "${tagflag[@]}" "${pats[@]}") >"$base.json" 2>"$base.stderr"
 	rc=$?
 	echo "$dir" >"$base.root"
 	n=$(jq '[.[] | .[] | select(type == "array") | length] | add // 0' "$base.json" 2>/dev/null || echo "?")
@@ -90,14 +105,6 @@ done 3<"$modfile"
 args=(-labels "$split/labels.tsv" -results "$out")
 # The test split is read in aggregate only: nobody reads its sites.
 [ "$split" != "$here" ] && args+=(-aggregate)
-# The report names the build it scored, so that a score that did not
-# change still records when it was taken.
-if [ -n "${ACCURACY_BIN:-}" ]; then
-	scored=${ACCURACY_SCORED:-"the binary $ACCURACY_BIN"}
-else
-	scored="retrylint built from $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo "an unknown commit")"
-	(cd "$root" && git diff --quiet HEAD -- . 2>/dev/null) || scored="$scored with uncommitted changes"
-fi
 args+=(-scored "$scored")
 [ -z "$filter" ] && args+=(-md "$split/RESULTS.md")
 (cd "$root" && go run ./accuracy/score "${args[@]}")

@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,6 +57,9 @@ func main() {
 	md := flag.String("md", "", "also write the report as Markdown to this file")
 	flag.BoolVar(&aggregateOnly, "aggregate", false, "print aggregates only (per analyzer and total, and the count of findings outside labeled spans): the frozen test split is never read site by site")
 	scored := flag.String("scored", "", "what was scored (the retrylint build, e.g. its commit), named in the report")
+	sampleN := flag.Int("sample", 0, "with -sample-out, write this many findings outside labeled spans, drawn at random, for a judge")
+	sampleOut := flag.String("sample-out", "", "file for the -sample findings (never printed: the judge reads it, the scorer's reader does not)")
+	seed := flag.Uint64("seed", 1, "seed of the -sample draw")
 	flag.Parse()
 	if *results == "" {
 		fmt.Fprintln(os.Stderr, "score: -results is required")
@@ -85,6 +89,14 @@ func main() {
 		findings = append(findings, fs...)
 	}
 	assign(labels, findings)
+	if *sampleOut != "" {
+		n, err := writeSample(*sampleOut, findings, *sampleN, *seed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "score:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "score: %d findings outside labeled spans drawn at random (seed %d) into %s\n", n, *seed, *sampleOut)
+	}
 	rep := report(labels, findings, missing, *scored)
 	fmt.Print(rep)
 	if *md != "" {
@@ -341,4 +353,30 @@ func report(labels []*label, findings []*finding, missing []string, scored strin
 	fmt.Fprintf(&b, "\n## False negatives (%d)\n\n%s\n", len(fns), strings.Join(fns, "\n"))
 	fmt.Fprintf(&b, "\n## Unlabeled findings (%d, not scored)\n\n%s\n", len(unlabeled), strings.Join(unlabeled, "\n"))
 	return b.String()
+}
+
+// writeSample writes n findings outside every labeled span, drawn at
+// random with seed (all of them when there are fewer), one per line as
+// "analyzer module path:line message", in a random order, to file. It
+// returns how many it wrote.
+func writeSample(file string, findings []*finding, n int, seed uint64) (int, error) {
+	var pool []*finding
+	for _, f := range findings {
+		if f.row == nil {
+			pool = append(pool, f)
+		}
+	}
+	// A stable order first, so that one seed draws one sample.
+	slices.SortFunc(pool, func(a, b *finding) int {
+		return cmp.Or(cmp.Compare(a.module, b.module), cmp.Compare(a.path, b.path),
+			cmp.Compare(a.line, b.line), cmp.Compare(a.analyzer, b.analyzer), cmp.Compare(a.message, b.message))
+	})
+	r := rand.New(rand.NewPCG(seed, 0))
+	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	pool = pool[:min(n, len(pool))]
+	var b strings.Builder
+	for _, f := range pool {
+		fmt.Fprintf(&b, "%s\t%s\t%s:%d\t%s\n", f.analyzer, f.module, f.path, f.line, f.message)
+	}
+	return len(pool), os.WriteFile(file, []byte(b.String()), 0o644)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,46 @@ func TestAssignInnermost(t *testing.T) {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
+	}
+}
+
+// The sample holds only findings outside every labeled span, at most n,
+// and one seed draws one sample.
+func TestWriteSample(t *testing.T) {
+	row := &label{module: "m", path: "a.go", line: 1, end: 5, analyzer: "retrysleep", label: "flag"}
+	var fs []*finding
+	for i := range 30 {
+		fs = append(fs, &finding{module: "m", path: "a.go", line: 10 + i, analyzer: "retrybudget", message: "x"})
+	}
+	fs = append(fs, &finding{module: "m", path: "a.go", line: 2, analyzer: "retrysleep", message: "labeled"})
+	assign([]*label{row}, fs)
+	dir := t.TempDir()
+	draw := func(name string, n int, seed uint64) string {
+		file := dir + "/" + name
+		got, err := writeSample(file, fs, n, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Count(string(data), "\n"); lines != got {
+			t.Fatalf("wrote %d lines, said %d", lines, got)
+		}
+		return string(data)
+	}
+	a, b := draw("a", 10, 7), draw("b", 10, 7)
+	if a != b {
+		t.Errorf("one seed drew two samples:\n%s\n%s", a, b)
+	}
+	if strings.Count(a, "\n") != 10 || strings.Contains(a, "labeled") {
+		t.Errorf("want 10 unlabeled findings, have:\n%s", a)
+	}
+	if all := draw("c", 100, 7); strings.Count(all, "\n") != 30 {
+		t.Errorf("asked for more than there are: want all 30, have %d", strings.Count(all, "\n"))
+	}
+	if c := draw("d", 10, 8); c == a {
+		t.Errorf("two seeds drew the same sample")
 	}
 }
