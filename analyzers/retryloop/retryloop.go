@@ -41,7 +41,7 @@ func New() *analysis.Analyzer {
 	// entries with the same words.
 	a.Flags.Var(optlist.NewFuncs(&opts.BudgetFuncs), "budget-funcs", "comma-separated functions that count as a retry budget check (pkg/path.Func, pkg/path.Type.Method or pkg/path.(*Type).Method)")
 	a.Flags.Var(optlist.NewPkgs(&opts.RemotePkgs), "remote-pkgs", "comma-separated import path prefixes whose calls count as remote calls")
-	a.Flags.Var(optlist.NewHeaders(&opts.KeyHeaders), "headers", "comma-separated extra idempotency key header names (Idempotency-Key and X-Idempotency-Key are always recognised)")
+	a.Flags.Var(optlist.NewHeaders(&opts.KeyHeaders), "headers", "comma-separated extra idempotency key header names (any name ending in Idempotency-Key is always recognised)")
 	return a
 }
 

@@ -595,7 +595,9 @@ func (r *Request) hasKey(extra []string) bool {
 }
 
 func isKeyHeader(h string, extra []string) bool {
-	if slices.Contains(defaultKeyHeaders, h) {
+	// Any name ending in Idempotency-Key is a key (SPEC: K6-Idempotency-Key,
+	// X-Idempotency-Key), whatever its case.
+	if len(h) >= len(keySuffix) && strings.EqualFold(h[len(h)-len(keySuffix):], keySuffix) {
 		return true
 	}
 	for _, x := range extra {
@@ -606,8 +608,12 @@ func isKeyHeader(h string, extra []string) bool {
 	return false
 }
 
-// defaultKeyHeaders are the idempotency key headers always recognised; not
-// exported, so that the only way to add one is the -headers option.
+// keySuffix ends every idempotency key header recognised without
+// configuration; the -headers option adds other names.
+const keySuffix = "Idempotency-Key"
+
+// defaultKeyHeaders are the idempotency key headers the inventory names as
+// always recognised (any name ending in keySuffix is).
 var defaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
 
 // NonIdempotent reports whether the request's method needs a key (POST, PATCH).

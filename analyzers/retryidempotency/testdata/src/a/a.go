@@ -152,3 +152,38 @@ func twoMethods(ctx context.Context, c *http.Client, url string, create bool) er
 	}
 	return errors.New("gave up")
 }
+
+// Any header name ending in Idempotency-Key is a key, in any case (SPEC,
+// settled 2026-12-06): a vendor's prefix does not hide it.
+func vendorKeyed(ctx context.Context, c *http.Client, url, key string) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("k6-idempotency-key", key)
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+// A name that only contains the words is not one.
+func idempotencyKeyID(ctx context.Context, c *http.Client, url, key string) error {
+	for i := 0; i < 3; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key-Id", key)
+		resp, err := c.Do(req) // want `POST request is re-sent by a retry loop without an idempotency key`
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
