@@ -1,0 +1,170 @@
+// Package flow finds retry sites by the SPEC's definition, computed on a
+// function's control-flow graph and values (SSA) rather than on its
+// syntax: a retry site is a cycle on which an operation's failure leads
+// to the same operation again, and its success leaves. A `for` loop, a
+// `goto` back to a label and a `select`-paced loop are the same thing
+// here, a natural loop of the graph; recursion is the call graph's cycle
+// (not yet modelled).
+//
+// The definition sorts the look-alikes by its own inputs, with no gate per
+// shape:
+//
+//   - periodic work: the outcome does not decide the repeat (success and
+//     failure leave the cycle by the same edges, or not at all);
+//   - collection and failover: the operation's input advances on the way
+//     round (an element of a slice, a map or a channel, a loop-carried
+//     value);
+//   - read and consume loops: success goes round; a consume loop, whose
+//     failure waits before it goes round and whose success does not, is
+//     kept as a Consume site (its error branch is judged for its delay
+//     and its cancellation, SPEC "Consume loops").
+//
+// This package is the engine of the model v3 and runs in the shadow of
+// the v2 model (analyzers/retryloop) until it is at least as good on the
+// frozen test split.
+package flow
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Kind is what a site's cycle does with its operation's outcomes.
+type Kind int
+
+const (
+	// Retry: failure goes round to the same operation, success leaves.
+	Retry Kind = iota + 1
+	// Consume: success goes round, and failure waits before it goes round
+	// (the error branch of a consume loop).
+	Consume
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Retry:
+		return "retry"
+	case Consume:
+		return "consume"
+	}
+	return "?"
+}
+
+// Site is one retried operation on one cycle.
+type Site struct {
+	Kind Kind
+	// Op is the retried operation.
+	Op *ssa.Call
+	// Header is the cycle's entry block (the loop head, the goto's label).
+	Header *ssa.BasicBlock
+	// Test is the branch that decides on the operation's outcome;
+	// Failure and Success are its successors on failure and on success.
+	Test             *ssa.If
+	Failure, Success *ssa.BasicBlock
+	// Exits are the edges by which success leaves the cycle and failure
+	// does not (empty for a Consume site).
+	Exits []Edge
+	// Waits are the waits on the failure path back to the operation.
+	Waits []token.Pos
+}
+
+// Edge is a control-flow edge.
+type Edge struct{ From, To *ssa.BasicBlock }
+
+// Sites returns the retry and consume sites of fn, one per operation and
+// cycle, in the order of their operations' positions. It never panics on
+// well-formed SSA, and gives up (returns what it has) on a function whose
+// path search exceeds its state limit.
+func Sites(fn *ssa.Function) []*Site {
+	if fn == nil || len(fn.Blocks) < 2 {
+		return nil
+	}
+	a := &analysis{fn: fn, origins: map[ssa.Value][]*ssa.Call{}}
+	loops := naturalLoops(fn)
+	if len(loops) == 0 {
+		return nil
+	}
+	var sites []*Site
+	seen := map[*ssa.Call]bool{}
+	for _, b := range fn.Blocks {
+		ifi, ok := last(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		for _, t := range a.tests(ifi.Cond) {
+			if seen[t.op] {
+				continue
+			}
+			if s := a.site(loops, b, ifi, t); s != nil {
+				seen[t.op] = true
+				sites = append(sites, s)
+			}
+		}
+	}
+	slices.SortFunc(sites, func(x, y *Site) int { return int(x.Op.Pos() - y.Op.Pos()) })
+	return sites
+}
+
+// analysis holds one function's caches.
+type analysis struct {
+	fn      *ssa.Function
+	origins map[ssa.Value][]*ssa.Call
+}
+
+// site decides whether the test t of ifi (ending block b) makes t.op a
+// site of the innermost loop around it on which its failure goes round.
+func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test) *Site {
+	for _, l := range loops { // innermost first
+		if !l.blocks[b] || !l.blocks[t.op.Block()] {
+			continue
+		}
+		for _, failTrue := range t.polarities() {
+			fail, succ := b.Succs[1], b.Succs[0]
+			if failTrue {
+				fail, succ = succ, fail
+			}
+			p := &paths{a: a, l: l, op: t.op}
+			if !p.reaches(fail, b) {
+				continue
+			}
+			// The innermost loop on which failure goes round decides.
+			if a.advances(t.op, l) {
+				return nil
+			}
+			s := &Site{Op: t.op, Header: l.header, Test: ifi, Failure: fail, Success: succ}
+			failExits := p.exits(fail, b)
+			for _, e := range p.exits(succ, b) {
+				if !slices.Contains(failExits, e) {
+					s.Exits = append(s.Exits, e)
+				}
+			}
+			if len(s.Exits) > 0 {
+				s.Kind = Retry
+				s.Waits = p.waits(fail, b)
+				return s
+			}
+			if t.known && p.consumes(fail, succ, b) {
+				s.Kind = Consume
+				s.Waits = p.waits(fail, b)
+				return s
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// last returns b's terminating instruction.
+func last(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }

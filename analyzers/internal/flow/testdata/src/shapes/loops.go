@@ -1,0 +1,303 @@
+// Package shapes holds the shapes the v3 site definition sorts: each
+// retried operation carries a want naming its site kind; every other
+// loop is a look-alike that must stay silent.
+package shapes
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+)
+
+var errBusy = errors.New("busy")
+
+func op(ctx context.Context) error             { return nil }
+func get(ctx context.Context) (string, error)  { return "", nil }
+func send(ctx context.Context, s string) error { return nil }
+func tryLock() bool                            { return true }
+func isRetryable(err error) bool               { return errors.Is(err, errBusy) }
+
+// --- retry sites: failure goes round to the same operation, success leaves
+
+func counted(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = op(ctx) // want `retry site`
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func countedBreak(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(ctx); err == nil { // want `retry site`
+			break
+		}
+	}
+	return err
+}
+
+func bare(ctx context.Context) (string, error) {
+	for {
+		s, err := get(ctx) // want `retry site`
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return "", ctx.Err()
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		return s, nil
+	}
+}
+
+func flag(ctx context.Context) {
+	done := false
+	for !done {
+		if err := op(ctx); err == nil { // want `retry site`
+			done = true
+		} else {
+			time.Sleep(time.Second)
+		}
+	}
+}
+
+func gotoRetry(ctx context.Context) error {
+	n := 0
+retry:
+	err := op(ctx) // want `retry site`
+	if err != nil {
+		if n < 3 {
+			n++
+			time.Sleep(time.Second)
+			goto retry
+		}
+		return err
+	}
+	return nil
+}
+
+func gotoOnStatus(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
+	n := 0
+again:
+	resp, err := c.Do(req) // want `retry site`
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == 503 && n < 5 {
+		resp.Body.Close()
+		n++
+		goto again
+	}
+	return resp, nil
+}
+
+func classified(ctx context.Context) error {
+	for {
+		err := op(ctx) // want `retry site`
+		if err == nil {
+			return nil
+		}
+		if !isRetryable(err) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func boolOK(ctx context.Context) {
+	for i := 0; i < 10; i++ {
+		if tryLock() { // want `retry site`
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func condLoop(ctx context.Context) error {
+	err := op(ctx) // the first try, before the loop
+	for err != nil {
+		time.Sleep(time.Second)
+		err = op(ctx) // want `retry site`
+	}
+	return nil
+}
+
+func statusLoop(ctx context.Context, c *http.Client, req *http.Request) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.Do(req) // want `retry site`
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode < 500 {
+			return resp, nil
+		}
+		resp.Body.Close()
+	}
+	return nil, errBusy
+}
+
+func timerPaced(ctx context.Context) error {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			if err := op(ctx); err != nil { // want `retry site`
+				t.Reset(time.Second)
+				continue
+			}
+			return nil
+		}
+	}
+}
+
+// --- consume loops: success goes round; failure waits, then goes round
+
+func consume(ctx context.Context) {
+	for {
+		s, err := get(ctx) // want `consume site`
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if err := send(ctx, s); err != nil {
+			return
+		}
+	}
+}
+
+// --- look-alikes
+
+// A collection loop: each lap sends another element.
+func collection(ctx context.Context, items []string) error {
+	for _, it := range items {
+		if err := send(ctx, it); err == nil {
+			return nil
+		}
+	}
+	return errBusy
+}
+
+// Failover: each lap targets the next address.
+func failover(ctx context.Context, addrs []string) error {
+	for i := 0; i < len(addrs); i++ {
+		if err := send(ctx, addrs[i]); err == nil {
+			return nil
+		}
+	}
+	return errBusy
+}
+
+// Periodic work: the outcome does not decide the repeat.
+func periodic(ctx context.Context) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := op(ctx); err != nil {
+			continue
+		}
+	}
+}
+
+// Periodic with a sleep on both outcomes.
+func periodicSleep(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := op(ctx); err != nil {
+			println("failed")
+		}
+		time.Sleep(time.Minute)
+	}
+}
+
+// Do it three times, skipping failures.
+func threeTimes(ctx context.Context) {
+	for i := 0; i < 3; i++ {
+		if err := op(ctx); err != nil {
+			continue
+		}
+		println("ok")
+	}
+}
+
+// A read loop: success goes round, failure leaves.
+func read(ctx context.Context) error {
+	for {
+		s, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		_ = s
+	}
+}
+
+// A scan loop that skips a bad item.
+func scan(ctx context.Context, next func() (string, bool)) int {
+	n := 0
+	for {
+		s, ok := next()
+		if !ok {
+			return n
+		}
+		if err := send(ctx, s); err != nil {
+			continue
+		}
+		n++
+	}
+}
+
+// A channel consumer handing each message on.
+func drain(ctx context.Context, ch <-chan string) {
+	for s := range ch {
+		if err := send(ctx, s); err != nil {
+			continue
+		}
+	}
+}
+
+// A map range.
+func each(ctx context.Context, m map[string]string) error {
+	for k := range m {
+		if err := send(ctx, k); err == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Not a loop at all.
+func once(ctx context.Context) error {
+	if err := op(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+// The error lives in memory when a closure captures it.
+func captured(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			println(err.Error())
+		}
+	}()
+	for i := 0; i < 3; i++ {
+		err = op(ctx) // want `retry site`
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}

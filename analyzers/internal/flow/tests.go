@@ -1,0 +1,215 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// test is what a branch condition says about one operation's outcome.
+type test struct {
+	op *ssa.Call
+	// known reports that the polarity is known: failTrue says the
+	// condition holds on failure (err != nil) or on success (err == nil,
+	// a true ok). Otherwise the condition is a classifier's verdict or a
+	// status test, and the branch that goes round is the failure.
+	known    bool
+	failTrue bool
+}
+
+// polarities returns the values of failTrue to try.
+func (t test) polarities() []bool {
+	if t.known {
+		return []bool{t.failTrue}
+	}
+	return []bool{true, false}
+}
+
+// tests returns the operations whose outcome cond tests.
+func (a *analysis) tests(cond ssa.Value) []test {
+	flip := false
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond, flip = u.X, !flip
+	}
+	var out []test
+	add := func(calls []*ssa.Call, known, failTrue bool) {
+		for _, c := range calls {
+			out = append(out, test{op: c, known: known, failTrue: failTrue != flip})
+		}
+	}
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		if v, ok := nilCompared(c); ok && isError(v.Type()) {
+			add(a.originsOf(v), true, c.Op == token.NEQ)
+			return out
+		}
+		if isStatusTest(c) {
+			add(a.originsOf(c), false, false)
+		}
+	case *ssa.Extract:
+		// v, ok := op(): a false ok is the failure.
+		if call, ok := c.Tuple.(*ssa.Call); ok && c.Index == resultCount(call)-1 && !a.classifier(call) {
+			add([]*ssa.Call{call}, true, false)
+		}
+	case *ssa.Call:
+		if a.classifier(c) {
+			add(a.originsOfArgs(c), false, false)
+		} else if resultCount(c) == 1 {
+			// ok := op(): a false result is the failure.
+			add([]*ssa.Call{c}, true, false)
+		}
+	}
+	return out
+}
+
+// nilCompared returns the operand compared with nil by c (== or !=).
+func nilCompared(c *ssa.BinOp) (ssa.Value, bool) {
+	if c.Op != token.EQL && c.Op != token.NEQ {
+		return nil, false
+	}
+	if k, ok := c.Y.(*ssa.Const); ok && k.IsNil() {
+		return c.X, true
+	}
+	if k, ok := c.X.(*ssa.Const); ok && k.IsNil() {
+		return c.Y, true
+	}
+	return nil, false
+}
+
+// isStatusTest reports whether c compares a value with a constant in
+// [100, 599], the range of HTTP status codes: a status test whose
+// polarity the branches decide.
+func isStatusTest(c *ssa.BinOp) bool {
+	switch c.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return false
+	}
+	for _, v := range []ssa.Value{c.X, c.Y} {
+		k, ok := v.(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+			continue
+		}
+		if n, exact := constant.Int64Val(k.Value); exact && n >= 100 && n <= 599 {
+			return true
+		}
+	}
+	return false
+}
+
+// classifier reports whether c is a call whose bool result judges another
+// operation's outcome: it is handed an error, or a value another call in
+// the function returned (isRetryable(err), handle(resp)).
+func (a *analysis) classifier(c *ssa.Call) bool {
+	if !returnsBool(c) {
+		return false
+	}
+	for _, arg := range c.Call.Args {
+		if isError(arg.Type()) && len(a.originsOf(arg)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func returnsBool(c *ssa.Call) bool {
+	res := c.Call.Signature().Results()
+	if res.Len() == 0 {
+		return false
+	}
+	b, ok := res.At(res.Len() - 1).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func resultCount(c *ssa.Call) int { return c.Call.Signature().Results().Len() }
+
+// originsOfArgs returns the operations whose results c's arguments carry.
+func (a *analysis) originsOfArgs(c *ssa.Call) []*ssa.Call {
+	var out []*ssa.Call
+	for _, arg := range c.Call.Args {
+		out = append(out, a.originsOf(arg)...)
+	}
+	return out
+}
+
+// originsOf returns the calls whose results v carries: through extracts,
+// field reads, conversions, operators and φ-nodes (an error assigned in
+// two places), and through a classifier to what it judges. A call that
+// is not a classifier is an origin itself.
+func (a *analysis) originsOf(v ssa.Value) []*ssa.Call {
+	if o, ok := a.origins[v]; ok {
+		return o
+	}
+	a.origins[v] = nil // cycles through φ-nodes end here
+	var out []*ssa.Call
+	add := func(ws ...ssa.Value) {
+		for _, w := range ws {
+			for _, c := range a.originsOf(w) {
+				if !containsCall(out, c) {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.Call:
+		if a.classifier(v) {
+			add(v.Call.Args...)
+		} else if !isBuiltin(v) {
+			out = append(out, v)
+		}
+	case *ssa.Extract:
+		add(v.Tuple)
+	case *ssa.Field:
+		add(v.X)
+	case *ssa.FieldAddr:
+		add(v.X)
+	case *ssa.UnOp:
+		if v.Op != token.ARROW {
+			add(v.X)
+		}
+	case *ssa.BinOp:
+		add(v.X, v.Y)
+	case *ssa.Convert:
+		add(v.X)
+	case *ssa.ChangeType:
+		add(v.X)
+	case *ssa.ChangeInterface:
+		add(v.X)
+	case *ssa.MakeInterface:
+		add(v.X)
+	case *ssa.TypeAssert:
+		add(v.X)
+	case *ssa.Phi:
+		add(v.Edges...)
+	case *ssa.Alloc:
+		// a variable a closure captures lives in memory: what is stored
+		for _, r := range *v.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(v) {
+				add(st.Val)
+			}
+		}
+	}
+	a.origins[v] = out
+	return out
+}
+
+func containsCall(cs []*ssa.Call, c *ssa.Call) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func isBuiltin(c *ssa.Call) bool {
+	_, ok := c.Call.Value.(*ssa.Builtin)
+	return ok
+}

@@ -1,0 +1,153 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// advances reports whether op's input changes on the way round l: an
+// argument or receiver derives from a value the loop carries and changes
+// (an index, a cursor, the next address), from an element a range
+// statement yields, or from a channel receive. Each lap then runs a
+// different operation (a collection loop, a failover), not the same one
+// again. A value a call computes afresh each lap from unchanging inputs (a
+// request rebuilt per attempt) does not advance.
+func (a *analysis) advances(op *ssa.Call, l *loop) bool {
+	seen := map[ssa.Value]bool{}
+	var changes func(v ssa.Value) bool
+	changes = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !l.inside(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, w := range v.Edges {
+				if w != ssa.Value(v) && l.inside(w) {
+					return true
+				}
+			}
+			return false
+		case *ssa.Next:
+			return true
+		case *ssa.UnOp:
+			if v.Op == token.ARROW {
+				return true
+			}
+		case *ssa.Call:
+			return anyChanges(changes, v.Call.Value, v.Call.Args...)
+		}
+		in, ok := v.(ssa.Instruction)
+		if !ok {
+			return false
+		}
+		var ops []*ssa.Value
+		for _, o := range in.Operands(ops) {
+			if o != nil && changes(*o) {
+				return true
+			}
+		}
+		return false
+	}
+	if op.Call.IsInvoke() && changes(op.Call.Value) {
+		return true
+	}
+	return anyChanges(changes, nil, op.Call.Args...)
+}
+
+func anyChanges(changes func(ssa.Value) bool, v ssa.Value, vs ...ssa.Value) bool {
+	if v != nil {
+		if _, isFn := v.(*ssa.Function); !isFn && changes(v) {
+			return true
+		}
+	}
+	for _, w := range vs {
+		if changes(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// wait reports whether in waits for time to pass, and where: time.Sleep,
+// a receive from a timer's or ticker's channel or time.After, a blocking
+// select on one, or a call to a function of this package that does one of
+// these.
+func (a *analysis) wait(in ssa.Instruction) (token.Pos, bool) {
+	return a.waitDepth(in, 0)
+}
+
+func (a *analysis) waitDepth(in ssa.Instruction, depth int) (token.Pos, bool) {
+	switch in := in.(type) {
+	case *ssa.Call:
+		callee := in.Call.StaticCallee()
+		if callee == nil {
+			return 0, false
+		}
+		if isTimeFunc(callee, "Sleep") {
+			return in.Pos(), true
+		}
+		if depth < 2 && callee.Pkg != nil && callee.Pkg == a.fn.Pkg && len(callee.Blocks) > 0 {
+			for _, b := range callee.Blocks {
+				for _, x := range b.Instrs {
+					if _, ok := a.waitDepth(x, depth+1); ok {
+						return in.Pos(), true
+					}
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if in.Op == token.ARROW && timerChan(in.X) {
+			return in.Pos(), true
+		}
+	case *ssa.Select:
+		if !in.Blocking {
+			return 0, false
+		}
+		for _, st := range in.States {
+			if st.Dir == types.RecvOnly && timerChan(st.Chan) {
+				return in.Pos(), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// timerChan reports whether ch is a channel that fires after a time:
+// time.After's or time.Tick's result, or the C of a time.Timer or
+// time.Ticker.
+func timerChan(ch ssa.Value) bool {
+	switch ch := ch.(type) {
+	case *ssa.Call:
+		f := ch.Call.StaticCallee()
+		return f != nil && (isTimeFunc(f, "After") || isTimeFunc(f, "Tick"))
+	case *ssa.UnOp:
+		if fa, ok := ch.X.(*ssa.FieldAddr); ok && ch.Op == token.MUL {
+			return isTimeStruct(fa.X.Type(), fa.Field)
+		}
+	case *ssa.Field:
+		return isTimeStruct(ch.X.Type(), ch.Field)
+	}
+	return false
+}
+
+func isTimeStruct(t types.Type, field int) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
+		return false
+	}
+	if name := n.Obj().Name(); name != "Timer" && name != "Ticker" {
+		return false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	return ok && field < st.NumFields() && st.Field(field).Name() == "C"
+}
+
+func isTimeFunc(f *ssa.Function, name string) bool {
+	return f.Pkg != nil && f.Pkg.Pkg.Path() == "time" && f.Name() == name && f.Signature.Recv() == nil
+}

@@ -1,0 +1,69 @@
+// Package helper holds retry helpers and the wrappers around them: each
+// summary is pinned as a fact, each call that hands an operation of its
+// own to a retrying function as a helper call.
+package helper
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+var errBusy = errors.New("busy")
+
+func send(ctx context.Context) error { return nil }
+
+// Retry is a generic helper: its loop runs op again after it failed.
+func Retry(attempts int, op func() error) error { // want `retries params \[1\]`
+	for i := 0; i < attempts; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errBusy
+}
+
+// Wrap forwards its operation: a helper too.
+func Wrap(op func() error) error { // want `retries params \[0\]`
+	return Retry(3, op)
+}
+
+// WrapCtx wraps its operation in a closure that hands it the context.
+func WrapCtx(ctx context.Context, op func(context.Context) error) error { // want `retries params \[1\]`
+	return Wrap(func() error { return op(ctx) })
+}
+
+// Client.Do is a method wrapper: the receiver does not count.
+type Client struct{ attempts int }
+
+func (c *Client) Do(ctx context.Context, op func(context.Context) error) error { // want `retries params \[2\]`
+	return Retry(c.attempts, func() error { return op(ctx) })
+}
+
+// Once calls its operation once: not a helper.
+func Once(op func() error) error {
+	return op()
+}
+
+// Each runs each operation once: a collection, not a helper.
+func Each(ops []func() error) error {
+	for _, op := range ops {
+		if err := op(); err == nil {
+			return nil
+		}
+	}
+	return errBusy
+}
+
+// Logged calls its operation and logs; it hands Retry an operation of its
+// own, not its parameter.
+func Logged(ctx context.Context, op func() error) error {
+	_ = op()
+	return Retry(2, func() error { return send(ctx) }) // want `helper call`
+}
+
+// Caller hands a helper an operation of its own.
+func Caller(ctx context.Context) error {
+	return Wrap(func() error { return send(ctx) }) // want `helper call`
+}
