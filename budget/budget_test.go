@@ -11,7 +11,7 @@ import (
 
 var errBoom = errors.New("boom")
 
-func TestGRPCBudgetDefaults(t *testing.T) {
+func TestTokenBucketDefaults(t *testing.T) {
 	b := new(TokenBucket)
 	if got := b.tokens(); got != 1000 {
 		t.Fatalf("Tokens() = %v, want 1000", got)
@@ -98,7 +98,7 @@ func TestBudgetRatioBelowOneTokenIsExact(t *testing.T) {
 	}
 }
 
-func TestNewBudgetRejectsInvalid(t *testing.T) {
+func TestNewTokenBucketRejectsInvalid(t *testing.T) {
 	tests := []struct {
 		max, ratio float64
 		param      string
@@ -133,7 +133,7 @@ func TestNewBudgetRejectsInvalid(t *testing.T) {
 	}
 }
 
-func TestNewBudgetAcceptsValid(t *testing.T) {
+func TestNewTokenBucketAcceptsValid(t *testing.T) {
 	for _, tt := range []struct{ max, ratio float64 }{
 		{1000, 0.1}, {10, 0.1}, {0.001, 0.001}, {1000, 5}, {3, 10}, {1, 1e6},
 	} {
@@ -402,7 +402,7 @@ func TestAdaptiveBudgetEarnsOnFirstTriesOnly(t *testing.T) {
 	}
 }
 
-func TestNewAdaptiveBudgetRejectsInvalid(t *testing.T) {
+func TestNewAdaptiveRejectsInvalid(t *testing.T) {
 	for _, tc := range []struct {
 		ratio, min float64
 		window     time.Duration

@@ -4,8 +4,9 @@
 // the clients' retry policy decides whether the service is back a moment
 // after the stall or stays down.
 //
-// The clients are driven by the real budget.Budget and budget.Breaker (on
-// the virtual clock, through their …At methods) and budget.Backoff (its
+// The clients are driven by the real budget.Adaptive, budget.TokenBucket
+// and budget.Breaker (on the virtual clock, through their clock-taking
+// core, budget/internal/core) and budget.Backoff (its
 // Rand drawn from the run's seeded source), in the order budget.Do uses
 // them; a shedding server is the real admission core of shed.Guard. Nothing
 // in the model depends on the policy's name.
