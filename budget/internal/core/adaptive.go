@@ -34,11 +34,11 @@ const (
 // defaults. It is safe for concurrent use.
 //
 // Every method takes the clock as a function and calls it only now and
-// then (a reading): when an outcome counter reaches the stride set at the
-// last reading, after maxStaleGrants grants, before a grant from the
-// floor, and in Tokens. Between readings the decisions use the window as
-// of the last reading, and the outcomes and grants since it are dated at
-// the next one; see budget.Adaptive for what that allows.
+// then (a reading): before a call that finds a counter at the stride set
+// at the last reading (or maxStaleGrants grants past it), before a grant
+// from the floor, and in Tokens. Between readings the decisions use the
+// window as of the last reading, and the outcomes and grants since it are
+// dated at it; see budget.Adaptive for what that allows.
 type Adaptive struct {
 	ratio     float64
 	window    time.Duration
