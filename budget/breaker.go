@@ -152,7 +152,11 @@ type Permit struct {
 // Done reports the outcome of the attempt the Permit admitted: nil for
 // success. It is ignored when the breaker has changed state since the
 // Permit was issued. Calling Done more than once counts more than once.
-func (p Permit) Done(err error) { p.p.DoneAt(time.Now(), err) }
+func (p Permit) Done(err error) {
+	if p.p != (core.Permit{}) { // the zero Permit reads no clock
+		p.p.DoneAt(time.Now(), err)
+	}
+}
 
 // release gives back a Permit whose attempt was not made: a probe's slot
 // is freed for the next Admit, nothing is counted.

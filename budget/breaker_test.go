@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// fakeClock is a settable clock for Breaker and RatioBudget tests.
+// fakeClock is a settable clock for Breaker tests.
 type fakeClock struct {
 	mu  sync.Mutex
 	now time.Time

@@ -11,7 +11,7 @@ import (
 
 var errBoom = errors.New("boom")
 
-func TestGRPCBudgetDefaults(t *testing.T) {
+func TestTokenBucketDefaults(t *testing.T) {
 	b := new(TokenBucket)
 	if got := b.tokens(); got != 1000 {
 		t.Fatalf("Tokens() = %v, want 1000", got)
@@ -98,7 +98,7 @@ func TestBudgetRatioBelowOneTokenIsExact(t *testing.T) {
 	}
 }
 
-func TestNewBudgetRejectsInvalid(t *testing.T) {
+func TestNewTokenBucketRejectsInvalid(t *testing.T) {
 	tests := []struct {
 		max, ratio float64
 		param      string
@@ -133,7 +133,7 @@ func TestNewBudgetRejectsInvalid(t *testing.T) {
 	}
 }
 
-func TestNewBudgetAcceptsValid(t *testing.T) {
+func TestNewTokenBucketAcceptsValid(t *testing.T) {
 	for _, tt := range []struct{ max, ratio float64 }{
 		{1000, 0.1}, {10, 0.1}, {0.001, 0.001}, {1000, 5}, {3, 10}, {1, 1e6},
 	} {
@@ -402,7 +402,7 @@ func TestAdaptiveBudgetEarnsOnFirstTriesOnly(t *testing.T) {
 	}
 }
 
-func TestNewAdaptiveBudgetRejectsInvalid(t *testing.T) {
+func TestNewAdaptiveRejectsInvalid(t *testing.T) {
 	for _, tc := range []struct {
 		ratio, min float64
 		window     time.Duration
@@ -440,5 +440,37 @@ func TestAdaptiveBudgetConcurrent(t *testing.T) {
 	}
 	if s.RetriesAllowed > 8*2000/10+10 {
 		t.Fatalf("Stats() = %+v: more retries than 10%% of successes plus the floor", s)
+	}
+}
+
+// Between two readings of the clock an Adaptive decides on the window as
+// of the first: after a pause longer than the window, a busy budget grants
+// at most 8 retries from successes that have left it before it reads the
+// clock again, and none after.
+func TestAdaptiveStaleGrantsAreBounded(t *testing.T) {
+	b, err := NewAdaptive(0.1, 0, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 200000; i++ { // 2 s at 100 000 successes a second
+		now = now.Add(10 * time.Microsecond)
+		b.recordAt(now, nil)
+	}
+	later := now.Add(10 * time.Second)
+	granted := 0
+	for i := 0; i < 100; i++ {
+		if b.allowAt(later) {
+			granted++
+		}
+	}
+	if granted > 8 {
+		t.Fatalf("%d retries granted 10 s after the last success, want at most 8", granted)
+	}
+	if got := b.tokensAt(later); got != 0 {
+		t.Fatalf("Tokens() = %v 10 s after the last success, want 0", got)
+	}
+	if s := b.Stats(); s.Requests != 200000 || s.RetriesAllowed != uint64(granted) || s.RetriesDenied != uint64(100-granted) {
+		t.Fatalf("Stats() = %+v, want 200000 requests, %d allowed, %d denied", s, granted, 100-granted)
 	}
 }

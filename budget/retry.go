@@ -190,7 +190,42 @@ func clampPushback(d, max time.Duration) time.Duration {
 // Option configures one call of Do or DoValue. Options are values that may be
 // built once and reused by any number of calls.
 type Option struct {
-	apply func(*config)
+	// One option sets one field of the call's config: kind says which.
+	// It is data, not a closure, so that applying it lets the call's
+	// state stay on the stack.
+	kind     optionKind
+	attempts int
+	budget   RetryBudget
+	backoff  Backoff
+	breaker  *Breaker
+	onRetry  func(attempt int, err error, delay time.Duration)
+}
+
+type optionKind uint8
+
+const (
+	optNone optionKind = iota
+	optAttempts
+	optBudget
+	optBackoff
+	optBreaker
+	optOnRetry
+)
+
+// applyTo sets the field of c that o carries.
+func (o Option) applyTo(c *config) {
+	switch o.kind {
+	case optAttempts:
+		c.attempts = o.attempts
+	case optBudget:
+		c.budget = o.budget
+	case optBackoff:
+		c.backoff = o.backoff
+	case optBreaker:
+		c.breaker = o.breaker
+	case optOnRetry:
+		c.onRetry = o.onRetry
+	}
 }
 
 type config struct {
@@ -205,16 +240,13 @@ type config struct {
 // Zero or negative means DefaultAttempts (3); values above MaxAttempts (10)
 // are lowered to 10. WithAttempts(1) disables retries.
 func WithAttempts(n int) Option {
-	return Option{func(c *config) {
-		switch {
-		case n <= 0:
-			c.attempts = DefaultAttempts
-		case n > MaxAttempts:
-			c.attempts = MaxAttempts
-		default:
-			c.attempts = n
-		}
-	}}
+	switch {
+	case n <= 0:
+		n = DefaultAttempts
+	case n > MaxAttempts:
+		n = MaxAttempts
+	}
+	return Option{kind: optAttempts, attempts: n}
 }
 
 // WithBudget sets the budget consulted before every retry and told about
@@ -224,13 +256,13 @@ func WithAttempts(n int) Option {
 // dependency then starves the retries of every other, so give each
 // dependency its own.
 func WithBudget(b RetryBudget) Option {
-	return Option{func(c *config) { c.budget = b }}
+	return Option{kind: optBudget, budget: b}
 }
 
 // WithBackoff sets the delay policy between attempts; the default is the
 // zero Backoff (full jitter, 100ms base, 10s cap).
 func WithBackoff(b Backoff) Option {
-	return Option{func(c *config) { c.backoff = b }}
+	return Option{kind: optBackoff, backoff: b}
 }
 
 // WithBreaker puts a circuit breaker in front of every attempt: an attempt
@@ -238,14 +270,14 @@ func WithBackoff(b Backoff) Option {
 // ReasonBreakerOpen. Every attempt's outcome is recorded into the breaker.
 // Nil means no breaker.
 func WithBreaker(br *Breaker) Option {
-	return Option{func(c *config) { c.breaker = br }}
+	return Option{kind: optBreaker, breaker: br}
 }
 
 // OnRetry sets a hook called before each wait, with the 1-based number of
 // the attempt that just failed, its error, and the delay about to be waited.
 // It runs on the calling goroutine; keep it short.
 func OnRetry(f func(attempt int, err error, delay time.Duration)) Option {
-	return Option{func(c *config) { c.onRetry = f }}
+	return Option{kind: optOnRetry, onRetry: f}
 }
 
 // shared is the budget of calls given none: the library's safe default, an
@@ -276,9 +308,7 @@ var shared Adaptive
 func Do(ctx context.Context, op func(context.Context) error, opts ...Option) error {
 	c := call{config: config{attempts: DefaultAttempts}}
 	for _, o := range opts {
-		if o.apply != nil {
-			o.apply(&c.config)
-		}
+		o.applyTo(&c.config)
 	}
 	if c.budget == nil {
 		c.budget = &shared

@@ -363,3 +363,18 @@ func TestReasonString(t *testing.T) {
 		t.Error("an attempts give-up matches context.Canceled")
 	}
 }
+
+// A call that succeeds at once allocates nothing: the options are data
+// and the zero Permit reads no clock.
+func TestDoSuccessDoesNotAllocate(t *testing.T) {
+	var b Adaptive
+	opt := WithBudget(&b)
+	op := func(context.Context) error { return nil }
+	ctx := context.Background()
+	if allocs := testing.AllocsPerRun(1000, func() {
+		_ = Do(ctx, op)
+		_ = Do(ctx, op, opt, WithAttempts(2))
+	}); allocs != 0 {
+		t.Fatalf("Do on success allocates %v times per run, want 0", allocs)
+	}
+}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func gobreakerSettings() gobreaker.Settings {
 func BenchmarkBreaker(b *testing.B) {
 	b.Run("budget.Breaker", func(b *testing.B) {
 		var br budget.Breaker
-		runBoth(b, func(int) {
+		run(b, func(int) {
 			if p, ok := br.Admit(); ok {
 				p.Done(nil)
 			}
@@ -37,7 +38,7 @@ func BenchmarkBreaker(b *testing.B) {
 	})
 	b.Run("gobreaker.TwoStep", func(b *testing.B) {
 		cb := gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreakerSettings())
-		runBoth(b, func(int) {
+		run(b, func(int) {
 			if done, err := cb.Allow(); err == nil {
 				done(nil)
 			}
@@ -46,7 +47,7 @@ func BenchmarkBreaker(b *testing.B) {
 	b.Run("gobreaker.Execute", func(b *testing.B) {
 		cb := gobreaker.NewCircuitBreaker[struct{}](gobreakerSettings())
 		op := func() (struct{}, error) { return struct{}{}, nil }
-		runBoth(b, func(int) { _, _ = cb.Execute(op) })
+		run(b, func(int) { _, _ = cb.Execute(op) })
 	})
 }
 
@@ -55,18 +56,39 @@ func BenchmarkBreaker(b *testing.B) {
 func BenchmarkBackoff(b *testing.B) {
 	b.Run("budget.Backoff", func(b *testing.B) {
 		bo := budget.Backoff{}
-		runBoth(b, func(int) {
+		run(b, func(int) {
 			s := bo.Start()
 			s.Next()
 			s.Next()
 		})
 	})
 	b.Run("backoff.ExponentialBackOff", func(b *testing.B) {
-		runBoth(b, func(int) {
+		run(b, func(int) {
 			e := backoff.NewExponentialBackOff()
 			e.NextBackOff()
 			e.NextBackOff()
 		})
+	})
+}
+
+// BenchmarkDo is a call that succeeds at once: budget.Do with its
+// defaults (the process-wide Adaptive, the zero Backoff) against
+// backoff.Retry with its defaults (ExponentialBackOff, 15 min of retries).
+func BenchmarkDo(b *testing.B) {
+	ctx := context.Background()
+	b.Run("budget.Do", func(b *testing.B) {
+		op := func(context.Context) error { return nil }
+		run(b, func(int) { _ = budget.Do(ctx, op) })
+	})
+	b.Run("budget.Do+WithBudget", func(b *testing.B) {
+		var bu budget.Adaptive
+		opt := budget.WithBudget(&bu) // built once, as the Option docs allow
+		op := func(context.Context) error { return nil }
+		run(b, func(int) { _ = budget.Do(ctx, op, opt) })
+	})
+	b.Run("backoff.Retry", func(b *testing.B) {
+		op := func() (struct{}, error) { return struct{}{}, nil }
+		run(b, func(int) { _, _ = backoff.Retry(ctx, op) })
 	})
 }
 

@@ -11,7 +11,8 @@ import (
 )
 
 // mutexThrottle is a retry throttle the way grpc-go writes it: float64
-// tokens behind a sync.Mutex, with the same gRFC A6 rules as budget.GRPCBudget.
+// tokens behind a sync.Mutex, with the same gRFC A6 rules as
+// budget.TokenBucket.
 // It exists only as a baseline for these benchmarks.
 //
 // casBucket, below, is the floor for this algorithm: the same rules as
@@ -100,22 +101,16 @@ var workloads = []struct {
 	{"outage", func(int) bool { return true }},
 }
 
-func runBoth(b *testing.B, op func(i int)) {
-	b.Run("serial", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+// run runs op on GOMAXPROCS goroutines (b.RunParallel): with -cpu 1,2,N
+// that is 1, 2 and N goroutines, one row each.
+func run(b *testing.B, op func(i int)) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
 			op(i)
+			i++
 		}
-	})
-	b.Run("parallel", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			i := 0
-			for pb.Next() {
-				op(i)
-				i++
-			}
-		})
 	})
 }
 
@@ -145,7 +140,7 @@ func BenchmarkRecordAllow(b *testing.B) {
 		for _, k := range budgets {
 			b.Run(w.name+"/"+k.name, func(b *testing.B) {
 				bu := k.new()
-				runBoth(b, func(i int) {
+				run(b, func(i int) {
 					if failed(i) {
 						bu.Record(errFailed)
 						bu.Allow()
@@ -157,7 +152,7 @@ func BenchmarkRecordAllow(b *testing.B) {
 		}
 		b.Run(w.name+"/mutex-grpc", func(b *testing.B) {
 			t := newMutexThrottle(1000, 0.1)
-			runBoth(b, func(i int) {
+			run(b, func(i int) {
 				if failed(i) {
 					t.failure()
 					return
@@ -172,26 +167,26 @@ func BenchmarkRecordAllow(b *testing.B) {
 func BenchmarkAllow(b *testing.B) {
 	b.Run("budget.TokenBucket", func(b *testing.B) {
 		var bu budget.TokenBucket
-		runBoth(b, func(int) { bu.Allow() })
+		run(b, func(int) { bu.Allow() })
 	})
 	b.Run("cas-floor", func(b *testing.B) {
 		var bu casBucket
-		runBoth(b, func(int) { bu.Allow() })
+		run(b, func(int) { bu.Allow() })
 	})
 	b.Run("budget.Adaptive", func(b *testing.B) {
 		var bu budget.Adaptive // the zero value: no successes, so the floor decides
-		runBoth(b, func(int) { bu.Allow() })
+		run(b, func(int) { bu.Allow() })
 	})
 	b.Run("mutex-grpc", func(b *testing.B) {
 		t := newMutexThrottle(1000, 0.1)
-		runBoth(b, func(int) { t.allow() })
+		run(b, func(int) { t.allow() })
 	})
 	b.Run("rate.Limiter", func(b *testing.B) {
 		// 1e6 events/s with a burst of 1000: the benchmark runs faster than
 		// that, so most calls take the deny path after the burst, as a
 		// retry limiter under a storm would.
 		lim := rate.NewLimiter(1e6, 1000)
-		runBoth(b, func(int) { lim.Allow() })
+		run(b, func(int) { lim.Allow() })
 	})
 }
 

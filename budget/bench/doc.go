@@ -1,12 +1,17 @@
 // Package bench compares, in one benchmark run, the hot paths of the
-// budget package with what users of the anchors would otherwise use: the
-// Budget (adaptive and gRPC bucket) with golang.org/x/time/rate's Limiter
-// and a mutex-and-float64 retry throttle shaped like grpc-go's, the
-// Breaker with github.com/sony/gobreaker/v2, and Backoff with
-// github.com/cenkalti/backoff/v5.
+// budget package with the floor and with what users of the anchors would
+// otherwise use: the retry budgets (Adaptive, the default, and
+// TokenBucket) with a 20-line lock-free compare-and-swap token bucket (the
+// floor) and a mutex-and-float64 retry throttle shaped like grpc-go's;
+// the Breaker with github.com/sony/gobreaker/v2; Do on a call that
+// succeeds with github.com/cenkalti/backoff/v5's Retry; Backoff with its
+// ExponentialBackOff; Allow alone with golang.org/x/time/rate's Limiter.
 //
 // It is a separate module so that the budget module itself stays
-// standard-library only. Run it with
+// standard-library only. Every benchmark runs on GOMAXPROCS goroutines
+// (b.RunParallel); run it with
 //
-//	go test -run '^$' -bench . -benchmem -cpu 1,2,8,32
+//	go test -run '^$' -bench . -benchmem -cpu 1,2,$(nproc)
+//
+// budget/README.md records a table and how it was made.
 package bench

@@ -138,66 +138,16 @@ func (r Reason) String() string { return admission.Reason(r).String() }
 
 // Stats are a Guard's counters since it was created, plus two gauges.
 // Every arrival ends up admitted (run) or shed, or is still queued or
-// running.
-type Stats struct {
-	FirstTries      uint64 // first tries that arrived
-	Retries         uint64 // retries that arrived
-	Admitted        uint64 // requests that got a slot (ran), first tries and retries
-	AdmittedRetries uint64 // retries among Admitted
-	Queued          uint64 // requests that had to wait in the queue (then ran or were shed)
-
-	ShedQueueFull    uint64
-	ShedRetryBudget  uint64
-	ShedExpired      uint64
-	ShedQueueTimeout uint64
-	ShedCanceled     uint64
-	ShedRetries      uint64 // retries among the shed, whatever the reason
-
-	Running  int // requests holding a slot now
-	QueueLen int // requests waiting now
-}
-
-// Shed returns the total number of shed requests.
-func (s Stats) Shed() uint64 {
-	return s.ShedQueueFull + s.ShedRetryBudget + s.ShedExpired + s.ShedQueueTimeout + s.ShedCanceled
-}
-
-// RetryRatio returns admitted retries / admitted requests (0 when none).
-func (s Stats) RetryRatio() float64 {
-	if s.Admitted == 0 {
-		return 0
-	}
-	return float64(s.AdmittedRetries) / float64(s.Admitted)
-}
-
-// String formats the counters on one line.
-func (s Stats) String() string {
-	var b strings.Builder
-	b.WriteString("first=")
-	b.WriteString(strconv.FormatUint(s.FirstTries, 10))
-	b.WriteString(" retries=")
-	b.WriteString(strconv.FormatUint(s.Retries, 10))
-	b.WriteString(" admitted=")
-	b.WriteString(strconv.FormatUint(s.Admitted, 10))
-	b.WriteString(" admitted_retries=")
-	b.WriteString(strconv.FormatUint(s.AdmittedRetries, 10))
-	b.WriteString(" queued=")
-	b.WriteString(strconv.FormatUint(s.Queued, 10))
-	for _, r := range []struct {
-		n uint64
-		r Reason
-	}{{s.ShedQueueFull, QueueFull}, {s.ShedRetryBudget, RetryBudget}, {s.ShedExpired, Expired}, {s.ShedQueueTimeout, QueueTimeout}, {s.ShedCanceled, Canceled}} {
-		b.WriteString(" shed_")
-		b.WriteString(r.r.String())
-		b.WriteByte('=')
-		b.WriteString(strconv.FormatUint(r.n, 10))
-	}
-	b.WriteString(" shed_retries=")
-	b.WriteString(strconv.FormatUint(s.ShedRetries, 10))
-	b.WriteString(" retry_ratio=")
-	b.WriteString(strconv.FormatFloat(s.RetryRatio(), 'f', 3, 64))
-	return b.String()
-}
+// running. The type is the admission core's, so that the counters are
+// defined once: FirstTries and Retries count arrivals; Admitted (first
+// tries and retries that got a slot), AdmittedRetries and Queued (had to
+// wait, then ran or were shed); ShedQueueFull, ShedRetryBudget,
+// ShedExpired, ShedQueueTimeout and ShedCanceled count the shed by
+// Reason, ShedRetries the retries among them; Running and QueueLen are
+// the requests holding a slot and waiting now. Its methods: Shed (the
+// total shed), RetryRatio (admitted retries / admitted requests, 0 when
+// none) and String (the counters on one line).
+type Stats = admission.Stats
 
 // Guard is server-side load shedding and admission control: an
 // http.Handler middleware (New, then Wrap) that keeps a service serving
@@ -279,7 +229,7 @@ func New(cfg Config) *Guard {
 }
 
 // Stats returns a snapshot of the guard's counters.
-func (g *Guard) Stats() Stats { return Stats(g.adm.Stats()) }
+func (g *Guard) Stats() Stats { return g.adm.Stats() }
 
 // Wrap returns a handler that runs h under the guard's admission control.
 // Shed requests never reach h: they get ShedStatus with a Retry-After and a

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -111,8 +112,8 @@ func (t *Ticket) Status() (Status, Reason) {
 }
 
 // Stats are an Admission's counters since it was created, plus two
-// gauges: the fields of shed.Stats, which has the methods. Every arrival
-// ends up admitted (run) or shed, or is still queued or running.
+// gauges; package shed exports it as shed.Stats. Every arrival ends up
+// admitted (run) or shed, or is still queued or running.
 type Stats struct {
 	FirstTries      uint64 // first tries that arrived
 	Retries         uint64 // retries that arrived
@@ -129,6 +130,48 @@ type Stats struct {
 
 	Running  int // requests holding a slot now
 	QueueLen int // requests waiting now
+}
+
+// Shed returns the total number of shed requests.
+func (s Stats) Shed() uint64 {
+	return s.ShedQueueFull + s.ShedRetryBudget + s.ShedExpired + s.ShedQueueTimeout + s.ShedCanceled
+}
+
+// RetryRatio returns admitted retries / admitted requests (0 when none).
+func (s Stats) RetryRatio() float64 {
+	if s.Admitted == 0 {
+		return 0
+	}
+	return float64(s.AdmittedRetries) / float64(s.Admitted)
+}
+
+// String formats the counters on one line.
+func (s Stats) String() string {
+	var b strings.Builder
+	b.WriteString("first=")
+	b.WriteString(strconv.FormatUint(s.FirstTries, 10))
+	b.WriteString(" retries=")
+	b.WriteString(strconv.FormatUint(s.Retries, 10))
+	b.WriteString(" admitted=")
+	b.WriteString(strconv.FormatUint(s.Admitted, 10))
+	b.WriteString(" admitted_retries=")
+	b.WriteString(strconv.FormatUint(s.AdmittedRetries, 10))
+	b.WriteString(" queued=")
+	b.WriteString(strconv.FormatUint(s.Queued, 10))
+	for _, r := range []struct {
+		n uint64
+		r Reason
+	}{{s.ShedQueueFull, QueueFull}, {s.ShedRetryBudget, RetryBudget}, {s.ShedExpired, Expired}, {s.ShedQueueTimeout, QueueTimeout}, {s.ShedCanceled, Canceled}} {
+		b.WriteString(" shed_")
+		b.WriteString(r.r.String())
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatUint(r.n, 10))
+	}
+	b.WriteString(" shed_retries=")
+	b.WriteString(strconv.FormatUint(s.ShedRetries, 10))
+	b.WriteString(" retry_ratio=")
+	b.WriteString(strconv.FormatFloat(s.RetryRatio(), 'f', 3, 64))
+	return b.String()
 }
 
 const nslices = 10

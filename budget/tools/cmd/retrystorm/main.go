@@ -149,8 +149,8 @@ Replays a retry storm on a virtual clock. Callers issue Poisson calls
 totalling -load x capacity; the server (-workers in parallel, -service mean
 time each, a FIFO of -queue) makes no progress for -stall from -stall-at and
 keeps working on requests whose callers gave up. Attempts time out after
--timeout and each policy retries them with the real budget.Budget, Backoff and
-Breaker (callers in one of -pods processes share one of each; by default
+-timeout and each policy retries them with the real budget.Adaptive or
+TokenBucket, Backoff and Breaker (callers in one of -pods processes share one of each; by default
 every caller is a pod of its own); the shedding server is shed.Guard's
 admission core. -fail-rate adds background failures. Same flags and seed,
 same output.

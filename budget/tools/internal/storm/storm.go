@@ -4,8 +4,9 @@
 // the clients' retry policy decides whether the service is back a moment
 // after the stall or stays down.
 //
-// The clients are driven by the real budget.Budget and budget.Breaker (on
-// the virtual clock, through their …At methods) and budget.Backoff (its
+// The clients are driven by the real budget.Adaptive, budget.TokenBucket
+// and budget.Breaker (on the virtual clock, through their clock-taking
+// core, budget/internal/core) and budget.Backoff (its
 // Rand drawn from the run's seeded source), in the order budget.Do uses
 // them; a shedding server is the real admission core of shed.Guard. Nothing
 // in the model depends on the policy's name.
@@ -145,17 +146,19 @@ func (c Config) adaptiveBudget() (*core.Adaptive, error) {
 	return b, nil
 }
 
-// clockedBudget is a retry budget driven on the simulation's clock.
+// clockedBudget is a retry budget driven on the simulation's clock: it
+// reads the clock it is given when it chooses to, as budget.Adaptive
+// reads time.Now.
 type clockedBudget interface {
-	AllowAt(now time.Time) bool
-	RecordAt(now time.Time, err error)
+	Allow(clock func() time.Time) bool
+	Record(clock func() time.Time, err error)
 }
 
 // bucket drives a budget.TokenBucket, which never reads the clock.
 type bucket struct{ *budget.TokenBucket }
 
-func (b bucket) AllowAt(time.Time) bool          { return b.Allow() }
-func (b bucket) RecordAt(_ time.Time, err error) { b.Record(err) }
+func (b bucket) Allow(func() time.Time) bool          { return b.TokenBucket.Allow() }
+func (b bucket) Record(_ func() time.Time, err error) { b.TokenBucket.Record(err) }
 
 func (c Config) tokenBucket() clockedBudget {
 	b, _ := budget.NewTokenBucket(c.MaxTokens, c.TokenRatio) // validated
@@ -657,7 +660,7 @@ func (s *sim) respond(r *request, err error, pushback time.Duration) {
 func (s *sim) succeed(c *call) {
 	c.live.permit.DoneAt(s.t(), nil)
 	if b := s.budgets[c.pod]; b != nil {
-		b.RecordAt(s.t(), nil)
+		b.Record(s.t, nil)
 	}
 	s.endCall(true)
 }
@@ -666,7 +669,7 @@ func (s *sim) fail(c *call, err error) {
 	c.live.permit.DoneAt(s.t(), err)
 	b := s.budgets[c.pod]
 	if b != nil {
-		b.RecordAt(s.t(), err)
+		b.Record(s.t, err)
 	}
 	if c.attempts >= s.attempts {
 		s.endCall(false)
@@ -682,7 +685,7 @@ func (s *sim) fail(c *call, err error) {
 	if s.p.Library && c.pushback > delay {
 		delay = c.pushback
 	}
-	if b != nil && !b.AllowAt(s.t()) {
+	if b != nil && !b.Allow(s.t) {
 		s.endCall(false)
 		return
 	}
