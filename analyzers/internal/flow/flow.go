@@ -3,8 +3,9 @@
 // syntax: a retry site is a cycle on which an operation's failure leads
 // to the same operation again, and its success leaves. A `for` loop, a
 // `goto` back to a label and a `select`-paced loop are the same thing
-// here, a natural loop of the graph; recursion is the call graph's cycle
-// (not yet modelled).
+// here, a natural loop of the graph; recursion (a failure that leads to a
+// call of the function itself, or of the closure stored in the variable it
+// calls, with the same inputs) is the call graph's cycle.
 //
 // The definition sorts the look-alikes by its own inputs, with no gate per
 // shape:
@@ -69,6 +70,10 @@ type Site struct {
 	Exits []Edge
 	// Waits are the waits on the failure path back to the operation.
 	Waits []token.Pos
+	// Recursive is the call of the function itself that runs the
+	// operation again, for a site whose cycle is the call graph's (Header
+	// is then nil).
+	Recursive *ssa.Call
 }
 
 // Edge is a control-flow edge.
@@ -84,23 +89,51 @@ func Sites(fn *ssa.Function) []*Site {
 	}
 	a := &analysis{fn: fn, origins: map[ssa.Value][]*ssa.Call{}}
 	loops := naturalLoops(fn)
-	if len(loops) == 0 {
-		return nil
+	// The tests of each operation, known polarity first.
+	type branchTest struct {
+		b   *ssa.BasicBlock
+		ifi *ssa.If
+		t   test
 	}
-	var sites []*Site
-	seen := map[*ssa.Call]bool{}
+	byOp := map[*ssa.Call][]branchTest{}
+	var ops []*ssa.Call
 	for _, b := range fn.Blocks {
 		ifi, ok := last(b).(*ssa.If)
 		if !ok {
 			continue
 		}
 		for _, t := range a.tests(ifi.Cond) {
-			if seen[t.op] {
-				continue
+			if byOp[t.op] == nil {
+				ops = append(ops, t.op)
 			}
-			if s := a.site(loops, b, ifi, t); s != nil {
-				seen[t.op] = true
+			byOp[t.op] = append(byOp[t.op], branchTest{b, ifi, t})
+		}
+	}
+	var sites []*Site
+	for _, op := range ops {
+		tests := byOp[op]
+		slices.SortStableFunc(tests, func(x, y branchTest) int { return boolInt(y.t.known) - boolInt(x.t.known) })
+		// Where the operation's success is known (err == nil, a true ok),
+		// it is where success starts, whatever test sends failure round.
+		var success *Edge
+		for _, bt := range tests {
+			if bt.t.known {
+				e := Edge{bt.b, bt.b.Succs[0]}
+				if bt.t.failTrue {
+					e.To = bt.b.Succs[1]
+				}
+				success = &e
+				break
+			}
+		}
+		for _, bt := range tests {
+			s := a.site(loops, bt.b, bt.ifi, bt.t, success)
+			if s == nil {
+				s = a.recursion(op, bt.b, bt.ifi, bt.t)
+			}
+			if s != nil {
 				sites = append(sites, s)
+				break
 			}
 		}
 	}
@@ -116,7 +149,11 @@ type analysis struct {
 
 // site decides whether the test t of ifi (ending block b) makes t.op a
 // site of the innermost loop around it on which its failure goes round.
-func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test) *Site {
+// success is the edge on which the operation's success is known to start,
+// or nil: then a status test's other branch is its success, and a
+// classifier's verdict alone decides nothing (what it says of a success is
+// not known).
+func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, success *Edge) *Site {
 	for _, l := range loops { // innermost first
 		if !l.blocks[b] || !l.blocks[t.op.Block()] {
 			continue
@@ -130,13 +167,21 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test) *
 			if !p.reaches(fail, b) {
 				continue
 			}
+			succFrom := b
+			switch {
+			case t.known:
+			case success != nil:
+				succFrom, succ = success.From, success.To
+			case !t.status:
+				return nil
+			}
 			// The innermost loop on which failure goes round decides.
 			if a.advances(t.op, l) {
 				return nil
 			}
 			s := &Site{Op: t.op, Header: l.header, Test: ifi, Failure: fail, Success: succ}
 			failExits := p.exits(fail, b)
-			for _, e := range p.exits(succ, b) {
+			for _, e := range p.exits(succ, succFrom) {
 				if !slices.Contains(failExits, e) {
 					s.Exits = append(s.Exits, e)
 				}
@@ -163,6 +208,13 @@ func last(b *ssa.BasicBlock) ssa.Instruction {
 		return nil
 	}
 	return b.Instrs[len(b.Instrs)-1]
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var errorType = types.Universe.Lookup("error").Type()

@@ -346,19 +346,23 @@ func (p *paths) waits(start, from *ssa.BasicBlock) []token.Pos {
 	return out
 }
 
-// consumes reports whether failure waits on its way round and success
-// goes round without that wait: the error branch of a consume loop.
+// consumes reports whether failure sets a delay on its way round and
+// success goes round without one: the error branch of a consume loop.
+// (Where both set one, the outcome does not decide the repeat: periodic
+// work.)
 func (p *paths) consumes(fail, succ, from *ssa.BasicBlock) bool {
-	waiting := map[*ssa.BasicBlock]bool{}
-	p.walk(fail, from, nil, func(b *ssa.BasicBlock) {
+	waits := func(b *ssa.BasicBlock) bool {
 		for _, in := range b.Instrs {
-			if _, ok := p.a.wait(in); ok {
-				waiting[b] = true
+			if p.a.delay(in, 0) {
+				return true
 			}
 		}
-	}, nil)
-	if len(waiting) == 0 || waiting[succ] {
 		return false
 	}
-	return p.walk(succ, from, func(_, s *ssa.BasicBlock) bool { return !waiting[s] }, nil, nil)
+	failWaits := false
+	p.walk(fail, from, nil, func(b *ssa.BasicBlock) { failWaits = failWaits || waits(b) }, nil)
+	if !failWaits || waits(succ) {
+		return false
+	}
+	return p.walk(succ, from, func(_, s *ssa.BasicBlock) bool { return !waits(s) }, nil, nil)
 }

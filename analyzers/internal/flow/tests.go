@@ -17,6 +17,9 @@ type test struct {
 	// status test, and the branch that goes round is the failure.
 	known    bool
 	failTrue bool
+	// status: the condition compares a value the operation returned with
+	// a status code (not a classifier's verdict).
+	status bool
 }
 
 // polarities returns the values of failTrue to try.
@@ -43,6 +46,11 @@ func (a *analysis) tests(cond ssa.Value) []test {
 			out = append(out, test{op: c, known: known, failTrue: failTrue != flip})
 		}
 	}
+	addStatus := func(calls []*ssa.Call) {
+		for _, c := range calls {
+			out = append(out, test{op: c, status: true})
+		}
+	}
 	switch c := cond.(type) {
 	case *ssa.BinOp:
 		if v, ok := nilCompared(c); ok && isError(v.Type()) {
@@ -50,7 +58,7 @@ func (a *analysis) tests(cond ssa.Value) []test {
 			return out
 		}
 		if isStatusTest(c) {
-			add(a.originsOf(c), false, false)
+			addStatus(a.originsOf(c))
 		}
 	case *ssa.Extract:
 		// v, ok := op(): a false ok is the failure.

@@ -86,7 +86,9 @@ func (a *analysis) waitDepth(in ssa.Instruction, depth int) (token.Pos, bool) {
 		if callee == nil {
 			return 0, false
 		}
-		if isTimeFunc(callee, "Sleep") {
+		if isTimeFunc(callee, "Sleep") || isTimerReset(callee) {
+			// Re-arming the timer a select waits on is the wait before the
+			// next attempt (SPEC: timer-paced retries).
 			return in.Pos(), true
 		}
 		if depth < 2 && callee.Pkg != nil && callee.Pkg == a.fn.Pkg && len(callee.Blocks) > 0 {
@@ -115,6 +117,40 @@ func (a *analysis) waitDepth(in ssa.Instruction, depth int) (token.Pos, bool) {
 	return 0, false
 }
 
+// delay reports whether in sets a delay going: time.Sleep, a timer armed
+// or re-armed (time.After, time.NewTimer, time.Tick, Timer.Reset), or a
+// call to a function of this package that does one of these. The select
+// or receive that then waits for the timer is a waiting point both
+// outcomes of a timer-paced loop pass; the delay is what one of them sets.
+func (a *analysis) delay(in ssa.Instruction, depth int) bool {
+	call, ok := in.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	for _, name := range []string{"Sleep", "After", "NewTimer", "Tick"} {
+		if isTimeFunc(callee, name) {
+			return true
+		}
+	}
+	if isTimerReset(callee) {
+		return true
+	}
+	if depth < 2 && callee.Pkg != nil && callee.Pkg == a.fn.Pkg {
+		for _, b := range callee.Blocks {
+			for _, x := range b.Instrs {
+				if a.delay(x, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // timerChan reports whether ch is a channel that fires after a time:
 // time.After's or time.Tick's result, or the C of a time.Timer or
 // time.Ticker.
@@ -133,6 +169,8 @@ func timerChan(ch ssa.Value) bool {
 	return false
 }
 
+// isTimeStruct reports whether t (or what it points to) is time.Timer or
+// time.Ticker and field its C; with field -1, whether it is time.Timer.
 func isTimeStruct(t types.Type, field int) bool {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
@@ -144,8 +182,18 @@ func isTimeStruct(t types.Type, field int) bool {
 	if name := n.Obj().Name(); name != "Timer" && name != "Ticker" {
 		return false
 	}
+	if field < 0 {
+		return n.Obj().Name() == "Timer"
+	}
 	st, ok := n.Underlying().(*types.Struct)
 	return ok && field < st.NumFields() && st.Field(field).Name() == "C"
+}
+
+// isTimerReset reports whether f is (*time.Timer).Reset.
+func isTimerReset(f *ssa.Function) bool {
+	recv := f.Signature.Recv()
+	return recv != nil && f.Name() == "Reset" && f.Pkg != nil && f.Pkg.Pkg.Path() == "time" &&
+		isTimeStruct(recv.Type(), -1)
 }
 
 func isTimeFunc(f *ssa.Function, name string) bool {

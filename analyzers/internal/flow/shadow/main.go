@@ -1,12 +1,12 @@
 // Command shadow runs the model v3 engine (analyzers/internal/flow) beside
 // the v2 model (analyzers/retryloop) and reports, as diagnostics, where
 // they agree and where they differ about the loop-shaped retry sites
-// (for, goto, select-paced): one diagnostic per site, its message saying
+// (for, goto, select-paced, recursive): one diagnostic per site, its message saying
 // which model found it ("both retry counted", "v3 only consume",
 // "v2 only bare"); and about the calls that hand an operation to a
 // retrying function (a helper of the code base, a wrapper of one, a retry
 // library): "both helper library", "v3 only helper", "v2 only helper".
-// Recursion is v2's alone for now ("v2 only recursion").
+// Recursion counts with the loops (a cycle of the call graph).
 //
 //	go build -o /tmp/shadow ./analyzers/internal/flow/shadow
 //	ACCURACY_BIN=/tmp/shadow ACCURACY_NOSCORE=1 accuracy/run.sh /tmp/shadow-dev
@@ -37,7 +37,7 @@ func main() { singlechecker.Main(analyzer) }
 // loopShape reports whether a v2 site is one the v3 engine models today.
 func loopShape(s *retryloop.Site) bool {
 	switch s.Shape {
-	case retryloop.ShapeCounted, retryloop.ShapeBare, retryloop.ShapeFlag, retryloop.ShapeGoto:
+	case retryloop.ShapeCounted, retryloop.ShapeBare, retryloop.ShapeFlag, retryloop.ShapeGoto, retryloop.ShapeRecursion:
 		return true
 	}
 	return false

@@ -301,3 +301,112 @@ func captured(ctx context.Context) (err error) {
 	}
 	return err
 }
+
+// A failure re-arms the timer the loop waits on; success does not: the
+// error branch of a consume loop.
+func rearm(ctx context.Context, events <-chan string) {
+	t := time.NewTimer(0)
+	for {
+		select {
+		case <-t.C:
+			if err := op(ctx); err != nil { // want `consume site`
+				t.Reset(time.Minute)
+				continue
+			}
+		case s := <-events:
+			_ = s
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// Both outcomes re-arm the same interval: periodic.
+func rearmPeriodic(ctx context.Context, every time.Duration) {
+	t := time.NewTimer(every)
+	for {
+		select {
+		case <-t.C:
+			if err := op(ctx); err != nil {
+				t.Reset(every)
+				continue
+			}
+			t.Reset(every)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+type timeoutErr interface{ Timeout() bool }
+
+// A read under a deadline goes on after a timeout; its success goes round
+// too: a read loop, whatever the classifier sends round.
+func readDeadline(ctx context.Context) error {
+	for {
+		s, err := get(ctx)
+		var te timeoutErr
+		if errors.As(err, &te) && te.Timeout() {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_ = s
+	}
+}
+
+// Only a classifier decides, and what it says of a success is not known
+// here: silent.
+func classifierOnly(ctx context.Context, keep func(error) bool) error {
+	for i := 0; i < 3; i++ {
+		err := op(ctx)
+		if !keep(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
+// --- recursion: the call graph's cycle
+
+func recursive(ctx context.Context, attempts int) error {
+	err := op(ctx) // want `retry site`
+	if err != nil && attempts > 1 {
+		time.Sleep(time.Second)
+		return recursive(ctx, attempts-1)
+	}
+	return err
+}
+
+func closureRecursion(ctx context.Context) error {
+	n := 0
+	var try func() error
+	try = func() error {
+		if err := op(ctx); err != nil { // want `retry site`
+			if n++; n < 3 {
+				return try()
+			}
+			return err
+		}
+		return nil
+	}
+	return try()
+}
+
+type node struct {
+	left, right *node
+	name        string
+}
+
+// A walk: each call takes another node.
+func walk(ctx context.Context, n *node) error {
+	if n == nil {
+		return nil
+	}
+	if err := send(ctx, n.name); err != nil {
+		return walk(ctx, n.left)
+	}
+	return walk(ctx, n.right)
+}

@@ -1,0 +1,153 @@
+package flow
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// recursion returns the site of op when a failure of op leads to a call
+// of fn itself (directly, or through the variable a closure is stored in)
+// with the same inputs, or a counter stepped by a constant, and success
+// returns without one: the call graph's cycle is the retry.
+func (a *analysis) recursion(op *ssa.Call, b *ssa.BasicBlock, ifi *ssa.If, t test) *Site {
+	if !t.known {
+		return nil
+	}
+	fail, succ := b.Succs[1], b.Succs[0]
+	if t.failTrue {
+		fail, succ = succ, fail
+	}
+	self := a.selfCall(fail)
+	if self == nil || a.selfCall(succ) != nil || !a.sameInputs(self) {
+		return nil
+	}
+	if !returns(succ) {
+		return nil
+	}
+	return &Site{Kind: Retry, Op: op, Test: ifi, Failure: fail, Success: succ, Recursive: self,
+		Waits: a.waitsFrom(fail)}
+}
+
+// selfCall returns a call of a.fn itself reachable from start, or nil.
+func (a *analysis) selfCall(start *ssa.BasicBlock) *ssa.Call {
+	var found *ssa.Call
+	forward(start, func(b *ssa.BasicBlock) bool {
+		for _, in := range b.Instrs {
+			if c, ok := in.(*ssa.Call); ok && a.isSelf(c.Call.Value) {
+				found = c
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// isSelf reports whether v is a.fn: the function itself, or the variable
+// its closure was stored in and captured from.
+func (a *analysis) isSelf(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v == a.fn
+	case *ssa.UnOp:
+		fv, ok := v.X.(*ssa.FreeVar)
+		if !ok || v.Op != token.MUL {
+			return false
+		}
+		i := slices.Index(a.fn.FreeVars, fv)
+		parent := a.fn.Parent()
+		if i < 0 || parent == nil {
+			return false
+		}
+		for _, b := range parent.Blocks {
+			for _, in := range b.Instrs {
+				mc, ok := in.(*ssa.MakeClosure)
+				if !ok || mc.Fn != a.fn {
+					continue
+				}
+				alloc, ok := mc.Bindings[i].(*ssa.Alloc)
+				if !ok {
+					return false
+				}
+				for _, r := range *alloc.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(alloc) && st.Val == ssa.Value(mc) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sameInputs reports whether the self-call passes each parameter on
+// unchanged, or stepped by a constant (an attempt counter): the same
+// operation again, not the next element of a walk.
+func (a *analysis) sameInputs(c *ssa.Call) bool {
+	args := c.Call.Args
+	if len(args) != len(a.fn.Params) {
+		return false
+	}
+	for i, arg := range args {
+		p := a.fn.Params[i]
+		if arg == ssa.Value(p) {
+			continue
+		}
+		if bin, ok := arg.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+			if _, isConst := bin.Y.(*ssa.Const); isConst && bin.X == ssa.Value(p) {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// returns reports whether a path from start reaches a return.
+func returns(start *ssa.BasicBlock) bool {
+	found := false
+	forward(start, func(b *ssa.BasicBlock) bool {
+		if _, ok := last(b).(*ssa.Return); ok {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// waitsFrom returns the waits on the paths from start.
+func (a *analysis) waitsFrom(start *ssa.BasicBlock) []token.Pos {
+	var out []token.Pos
+	forward(start, func(b *ssa.BasicBlock) bool {
+		for _, in := range b.Instrs {
+			if pos, ok := a.wait(in); ok && !slices.Contains(out, pos) {
+				out = append(out, pos)
+			}
+		}
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
+// forward visits the blocks reachable from start, each once, until visit
+// returns false.
+func forward(start *ssa.BasicBlock, visit func(*ssa.BasicBlock) bool) {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{start}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if !visit(b) {
+			return
+		}
+		stack = append(stack, b.Succs...)
+	}
+}
