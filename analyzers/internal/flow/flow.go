@@ -191,7 +191,7 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 				s.Waits = p.waits(fail, b)
 				return s
 			}
-			if t.known && p.consumes(fail, succ, b) {
+			if t.known && (p.consumes(fail, succ, b) || p.choosesDelay(fail, succ, b)) {
 				s.Kind = Consume
 				s.Waits = p.waits(fail, b)
 				return s

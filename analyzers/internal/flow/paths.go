@@ -366,3 +366,61 @@ func (p *paths) consumes(fail, succ, from *ssa.BasicBlock) bool {
 	}
 	return p.walk(succ, from, func(_, s *ssa.BasicBlock) bool { return !waits(s) }, nil, nil)
 }
+
+// choosesDelay reports whether the delay both outcomes wait on before
+// the operation runs again is chosen by the outcome: the duration of a
+// delay on the way round is a value the loop carries, and failure and
+// success bring it round with different values (a refresh loop whose
+// failures wait a growing retry delay and whose successes the interval).
+func (p *paths) choosesDelay(fail, succ, from *ssa.BasicBlock) bool {
+	latches := func(start *ssa.BasicBlock) map[ssa.Value]bool {
+		vals := map[ssa.Value]bool{}
+		p.walk(start, from, func(b, s *ssa.BasicBlock) bool {
+			if s == p.l.header {
+				for _, phi := range p.delayPhis() {
+					if i := predIndex(s, b); i >= 0 {
+						vals[phi.Edges[i]] = true
+					}
+				}
+			}
+			return true
+		}, nil, nil)
+		return vals
+	}
+	if len(p.delayPhis()) == 0 {
+		return false
+	}
+	f, s := latches(fail), latches(succ)
+	for v := range f {
+		if !s[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// delayPhis returns the loop header's φ-nodes that a delay in the loop
+// waits for.
+func (p *paths) delayPhis() []*ssa.Phi {
+	var out []*ssa.Phi
+	for b := range p.l.blocks {
+		for _, in := range b.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok || !p.a.delay(in, 2) || len(call.Call.Args) == 0 {
+				continue
+			}
+			d := call.Call.Args[len(call.Call.Args)-1]
+			for {
+				conv, ok := d.(*ssa.Convert)
+				if !ok {
+					break
+				}
+				d = conv.X
+			}
+			if phi, ok := d.(*ssa.Phi); ok && phi.Block() == p.l.header && !slices.Contains(out, phi) {
+				out = append(out, phi)
+			}
+		}
+	}
+	return out
+}

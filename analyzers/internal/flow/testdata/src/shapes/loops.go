@@ -410,3 +410,36 @@ func walk(ctx context.Context, n *node) error {
 	}
 	return walk(ctx, n.right)
 }
+
+// Both outcomes wait, but a failure chooses a growing delay and a success
+// the interval: the error branch of a consume loop.
+func refreshBackoff(ctx context.Context, every time.Duration) {
+	wait, retry := every, time.Second
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+			if err := op(ctx); err != nil { // want `consume site`
+				wait = retry
+				retry *= 2
+				continue
+			}
+			wait, retry = every, time.Second
+		}
+	}
+}
+
+// Both outcomes wait the same interval.
+func refreshEvery(ctx context.Context, every time.Duration) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+			if err := op(ctx); err != nil {
+				continue
+			}
+		}
+	}
+}
