@@ -102,10 +102,19 @@ while IFS=$'\t' read -r mod version pkgs _ source settings <&3; do
 done 3<"$modfile"
 
 [ -n "${ACCURACY_NOSCORE:-}" ] && { echo "accuracy: raw results in $out (not scored)" >&2; exit 0; }
-args=(-labels "$split/labels.tsv" -results "$out")
+labels=$split/labels.tsv
+# Findings judged after the fact (outside every blind span) count too.
+[ -f "$split/labels-posthoc.tsv" ] && labels=$labels,$split/labels-posthoc.tsv
+args=(-labels "$labels" -results "$out")
 # The test split is read in aggregate only: nobody reads its sites.
 [ "$split" != "$here" ] && args+=(-aggregate)
 args+=(-scored "$scored")
 [ -z "$filter" ] && args+=(-md "$split/RESULTS.md")
 (cd "$root" && go run ./accuracy/score "${args[@]}")
+# The dev split's report carries the side-by-side table of every model
+# change (kept by hand in sidebyside.md: the test split's numbers come
+# from its aggregate report and a judged sample).
+if [ -z "$filter" ] && [ "$split" = "$here" ] && [ -f "$here/sidebyside.md" ]; then
+	{ echo; cat "$here/sidebyside.md"; } >>"$split/RESULTS.md"
+fi
 echo "accuracy: raw results in $out" >&2

@@ -35,9 +35,9 @@ func TestAssignInnermost(t *testing.T) {
 	}
 	rep := report(labels, fs, nil, "retrylint at abc1234")
 	for _, want := range []string{
-		"| retrysleep | 1 | 0 | 0 | 1.00 | 1.00 |",
-		"| retryjitter | 0 | 1 | 0 | 0.00 | — |",
-		"| retrybudget | 0 | 0 | 1 | — | 0.00 |",
+		"| retrysleep | 1 | 0 | 0 | 0 | 1.00 | 1.00 |",
+		"| retryjitter | 0 | 0 | 1 | 0 | 0.00 | — |",
+		"| retrybudget | 0 | 0 | 0 | 1 | — | 0.00 |",
 		"## Unlabeled findings (2, not scored)",
 		"Scored: retrylint at abc1234.",
 	} {
@@ -85,5 +85,28 @@ func TestWriteSample(t *testing.T) {
 	}
 	if c := draw("d", 10, 8); c == a {
 		t.Errorf("two seeds drew the same sample")
+	}
+}
+
+// A post-hoc flag row with a finding counts for precision, not recall;
+// without one it is listed as lost, not counted as a false negative.
+func TestPosthocRows(t *testing.T) {
+	blind := &label{module: "m", path: "a.go", line: 1, end: 9, analyzer: "retrysleep", label: "flag"}
+	post := &label{module: "m", path: "b.go", line: 5, end: 5, analyzer: "retrysleep", label: "flag", note: "[post-hoc] judged"}
+	gone := &label{module: "m", path: "c.go", line: 7, end: 7, analyzer: "retrysleep", label: "flag", note: "[post-hoc] judged"}
+	wrong := &label{module: "m", path: "d.go", line: 3, end: 3, analyzer: "retrysleep", label: "noflag", note: "[post-hoc] judged"}
+	fs := []*finding{
+		{module: "m", path: "b.go", line: 5, analyzer: "retrysleep"},
+		{module: "m", path: "d.go", line: 3, analyzer: "retrysleep"},
+	}
+	labels := []*label{blind, post, gone, wrong}
+	assign(labels, fs)
+	rep := report(labels, fs, nil, "")
+	// TP 0, TP+ 1, FP 1, FN 1 (the blind row): precision 1/2, recall 0/1.
+	if want := "| retrysleep | 0 | 1 | 1 | 1 | 0.50 | 0.00 |"; !strings.Contains(rep, want) {
+		t.Errorf("report lacks %q:\n%s", want, rep)
+	}
+	if !strings.Contains(rep, "lost (post-hoc, not in recall) retrysleep m c.go:7-7") {
+		t.Errorf("the lost post-hoc row is not listed:\n%s", rep)
 	}
 }
