@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 )

@@ -65,6 +65,11 @@ absolute path: it does not search PATH.
 	      print every retry site of the packages, one row each, riskiest
 	      first, instead of the findings, and exit 0 (not with -fix or
 	      -baseline-write); see docs/inventory.md
+	-inventory.base FILE
+	      print, in Markdown, the retry sites added, removed or changed
+	      since FILE, an -inventory=json of before (a pull request's
+	      base), with how each changes the worst case per call; exits 0,
+	      or 1 when FILE is not such an inventory
 	-V, -version
 	      print the version
 	-NAME

@@ -28,6 +28,7 @@ type options struct {
 	patterns      []string
 	analyzers     []*analysis.Analyzer // the selected analyzers
 	inventory     inventory.Format     // print the retry inventory instead of findings
+	inventoryBase string               // print what changed since this -inventory=json file instead
 }
 
 // parseFlags parses args with a fresh FlagSet. Each analyzer's own
@@ -50,6 +51,7 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated list of build tags")
 	fs.BoolVar(&opts.showVersion, "V", false, "print the version and exit")
 	fs.BoolVar(&opts.showVersion, "version", false, "print the version and exit")
+	fs.StringVar(&opts.inventoryBase, "inventory.base", "", "print the retry sites added, removed or changed since this `file` of -inventory=json, in Markdown, instead of findings; exits 0")
 	fs.Var(&opts.inventory, "inventory", "print every retry site, riskiest first, in `format` md (a bare -inventory), json or html, instead of findings; exits 0")
 
 	// Per-analyzer enable flags are tri-state, as in multichecker:
@@ -96,6 +98,12 @@ func parseFlags(args []string, all []*analysis.Analyzer, stderr io.Writer) (*opt
 	}
 	if err := opts.inventory.Check(); err != nil {
 		return nil, usageError{msg: err.Error()}
+	}
+	if opts.inventoryBase != "" {
+		if opts.inventory != "" && opts.inventory != "md" {
+			return nil, usageError{msg: "-inventory.base prints Markdown: not with -inventory=" + string(opts.inventory)}
+		}
+		opts.inventory = "md"
 	}
 	if opts.inventory != "" && (opts.fix || opts.baselineWrite) {
 		return nil, usageError{msg: "-inventory cannot be combined with -fix or -baseline-write"}

@@ -70,6 +70,13 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 		}
 	}
 
+	var invBase *inventory.Inventory
+	if opts.inventoryBase != "" {
+		if invBase, err = inventory.ReadBase(opts.inventoryBase); err != nil {
+			return err
+		}
+	}
+
 	pkgs, err := d.load()
 	if err != nil {
 		return err
@@ -85,6 +92,9 @@ func (d *run) main(args []string, all []*analysis.Analyzer) error {
 	}
 	if err := analysisErrors(graph); err != nil {
 		return err
+	}
+	if invBase != nil { // not a lint either
+		return inventory.WriteReview(d.stdout, invBase, inventory.Build(graph, d.rel))
 	}
 	if opts.inventory != "" { // not a lint: exit 0 whatever it lists
 		return inventory.Write(d.stdout, opts.inventory, graph, d.rel)

@@ -11,11 +11,9 @@
 package inventory
 
 import (
-	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"math"
 	"slices"
 	"strings"
 
@@ -55,11 +53,14 @@ type Row struct {
 	Operation string  `json:"operation"`
 	Remote    *Remote `json:"remote"`
 	Attempts  Count   `json:"attempts"`
-	Bound     string  `json:"bound"`
-	Delay     Delay   `json:"delay"`
-	Jitter    bool    `json:"jitter"`
-	Budget    bool    `json:"budget"`
-	Deadline  Context `json:"deadline"`
+	// AttemptsText words Attempts for a reader: "3", "unbounded",
+	// "until the deadline", "unknown (set by cfg.MaxRetries)".
+	AttemptsText string  `json:"attemptsText"`
+	Bound        string  `json:"bound"`
+	Delay        Delay   `json:"delay"`
+	Jitter       bool    `json:"jitter"`
+	Budget       bool    `json:"budget"`
+	Deadline     Context `json:"deadline"`
 	// IdempotencyKey is set for sites sending a POST or PATCH: present,
 	// per-attempt (minted anew on every attempt, so no key at all to the
 	// server) or missing.
@@ -68,8 +69,13 @@ type Row struct {
 	// site first, along its worst chain.
 	Layers    []*Layer `json:"layers"`
 	WorstCase Worst    `json:"worstCase"`
+	// Findings are what the checks that ran report at the site: the
+	// risk is graded from them.
+	Findings []Finding `json:"findings"`
 
-	pos token.Position
+	pos        token.Position
+	start, end token.Position // the site's syntax, where its findings lie
+	baseLevel  int            // the level before the raising findings
 }
 
 // Count is an attempt count: N when known, else Unbounded (nothing limits
@@ -117,6 +123,9 @@ type Delay struct {
 	Cap         string `json:"cap,omitempty"`  // the largest delay, when a constant caps it
 	Growth      string `json:"growth"`         // absent, fixed, growing, server or unknown
 	Cancellable bool   `json:"cancellable"`
+	// Text words the delay for a reader: "fixed 1 s", "200–400 ms
+	// jittered", "exponential 100 ms → 10 s, full jitter".
+	Text string `json:"text"`
 }
 
 // Context is the deadline the attempts run under.
@@ -124,6 +133,9 @@ type Context struct {
 	Kind           string `json:"kind"`      // none, caller, set or unknown
 	Consulted      bool   `json:"consulted"` // checked between attempts
 	AttemptTimeout bool   `json:"attemptTimeout"`
+	// Text words it for a reader: "the caller's, checked between
+	// attempts", "none (context.Background)".
+	Text string `json:"text"`
 }
 
 // Layer is one retry layer of a chain.
@@ -146,8 +158,8 @@ type Worst struct {
 	Nested    bool   `json:"nested"`    // more than one layer
 }
 
-// Risk places a site in the order: unbounded and unbudgeted first, then
-// by amplification.
+// Risk grades a site from the findings of every check at it and its
+// worst case per call (docs/inventory.md, "Risk").
 type Risk struct {
 	Level   string   `json:"level"` // high, medium or low
 	Reasons []string `json:"reasons"`
@@ -208,6 +220,10 @@ func Build(graph *checker.Graph, rel func(string) string) *Inventory {
 		seen[posn] = r
 		inv.Sites = append(inv.Sites, r)
 	}
+	attribute(inv.Sites, findingsOf(graph, rel))
+	for _, r := range inv.Sites {
+		r.Risk, r.baseLevel = grades(r)
+	}
 	sortRows(inv.Sites)
 	return inv
 }
@@ -257,6 +273,8 @@ func (b *builder) row(p *packages.Package, s *retryloop.Site) *Row {
 	posn := p.Fset.Position(s.Pos)
 	r := &Row{
 		pos:      posn,
+		start:    p.Fset.Position(s.Node.Pos()),
+		end:      p.Fset.Position(s.Node.End()),
 		Pos:      posString(b.rel, posn),
 		File:     b.rel(posn.Filename),
 		Line:     posn.Line,
@@ -272,13 +290,21 @@ func (b *builder) row(p *packages.Package, s *retryloop.Site) *Row {
 		Budget:   s.Budgeted(),
 		Deadline: Context{Kind: s.Ctx.Attempts.String(), Consulted: s.Ctx.Consulted, AttemptTimeout: s.Ctx.AttemptTimeout},
 	}
+	if _, file := s.Node.(*ast.File); file {
+		// A service config stands for a file's configs: its own
+		// syntax is the config, not the file.
+		r.start, r.end = posn, p.Fset.Position(s.End)
+	}
 	r.Operation = operation(s)
 	r.Remote = remote(p.TypesInfo, s)
 	r.Delay = delay(p.TypesInfo, s)
+	r.Delay.Text = delayWords(p.TypesInfo, s, r.Delay)
+	r.Deadline.Text = deadlineWords(s, r.Delay)
+	r.AttemptsText = attemptsWords(p.TypesInfo, s, r.Attempts)
 	r.IdempotencyKey = idempotencyKey(s)
 	r.Layers = b.layers(p, s)
 	r.WorstCase = worstOf(r.Layers)
-	r.Risk = riskOf(r)
+	r.Findings = []Finding{}
 	return r
 }
 
@@ -403,75 +429,4 @@ func worstOf(layers []*Layer) Worst {
 		w.Text = w.Chain + " = " + w.Text
 	}
 	return w
-}
-
-// riskOf grades a row. High: nothing limits the attempts (at some layer)
-// and no budget does either, or a chain of layers one of which consults
-// no budget; medium: no budget, or several budgeted layers.
-func riskOf(r *Row) Risk {
-	var reasons []string
-	unbudgeted := slices.ContainsFunc(r.Layers, func(l *Layer) bool { return !l.Budget })
-	switch {
-	case r.Consume:
-		// Runs until stopped by design: how often it calls again is
-		// what the delay and a budget decide.
-		reasons = append(reasons, "consume loop")
-	case r.WorstCase.Unbounded:
-		reasons = append(reasons, "unbounded")
-	}
-	if !r.Budget {
-		reasons = append(reasons, "no budget")
-	}
-	if r.WorstCase.Nested {
-		reasons = append(reasons, r.WorstCase.Chain+" nested")
-	}
-	level := "low"
-	switch {
-	case unboundedRisk(r), r.WorstCase.Nested && unbudgeted:
-		level = "high"
-	case !r.Budget || r.WorstCase.Nested:
-		level = "medium"
-	}
-	if reasons == nil {
-		reasons = []string{} // [] in JSON, never null
-	}
-	return Risk{Level: level, Reasons: reasons}
-}
-
-// sortRows orders the rows by risk: unbounded and unbudgeted first; then
-// by amplification (the worst case per call, unbounded largest); then
-// unbudgeted before budgeted; then by position.
-func sortRows(rows []*Row) {
-	amp := func(r *Row) int {
-		if r.WorstCase.Unbounded {
-			return math.MaxInt
-		}
-		return r.WorstCase.Attempts
-	}
-	slices.SortStableFunc(rows, func(a, b *Row) int {
-		ua, ub := unboundedRisk(a), unboundedRisk(b)
-		return cmp.Or(
-			-cmp.Compare(btoi(ua), btoi(ub)),
-			-cmp.Compare(amp(a), amp(b)),
-			cmp.Compare(btoi(a.Budget), btoi(b.Budget)),
-			cmp.Compare(a.pos.Filename, b.pos.Filename),
-			cmp.Compare(a.pos.Offset, b.pos.Offset),
-		)
-	})
-	for i, r := range rows {
-		r.Rank = i + 1
-	}
-}
-
-// unboundedRisk reports whether nothing limits the attempts of r (at
-// some layer) and no budget does either: the first rows of the order.
-func unboundedRisk(r *Row) bool {
-	return r.WorstCase.Unbounded && !r.Budget && !r.Consume
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -131,20 +131,23 @@ func TestLayers(t *testing.T) {
 	if u.WorstCase.Known || u.WorstCase.Text != "? × 4 × 3 = at least 12" {
 		t.Errorf("unknown count: %+v", u.WorstCase)
 	}
-	// The unbounded transport comes first: unbounded and unbudgeted.
+	// An unbounded chain with no budget comes first: high, and the
+	// largest worst case.
 	if first := inv.Sites[0]; !first.WorstCase.Unbounded || first.Budget {
 		t.Errorf("first row %s is not unbounded and unbudgeted: %+v", first.Pos, first.WorstCase)
 	}
 }
 
-// TestOrder: ranks are 1..n; the unbounded-and-unbudgeted rows come
-// first, then the rest by attempts per call, largest first; no site twice
-// (the files are in p and in p's test variant).
+// TestOrder: ranks are 1..n, no site twice (the files are in p and in
+// p's test variant); each level is what docs/inventory.md says of the
+// row's findings; and the rows come by level, then by the level before
+// raising, then by attempts per call, each largest first.
 func TestOrder(t *testing.T) {
 	inv := layers(t)
 	seen := map[string]bool{}
-	tier := true
-	last := int(^uint(0) >> 1)
+	levels := map[string]int{"low": 0, "medium": 1, "high": 2}
+	type key struct{ level, base, amp int }
+	var last *key
 	for i, r := range inv.Sites {
 		if r.Rank != i+1 {
 			t.Errorf("row %d has rank %d", i, r.Rank)
@@ -153,26 +156,47 @@ func TestOrder(t *testing.T) {
 			t.Errorf("%s listed twice", r.Pos)
 		}
 		seen[r.Pos] = true
-		top := r.WorstCase.Unbounded && !r.Budget && !r.Consume
-		if top && !tier {
-			t.Errorf("%s is unbounded and unbudgeted but ranked after a bounded row", r.Pos)
+		base, raisers := docLevel(r)
+		if want := min(2, base+raisers); levels[r.Risk.Level] != want {
+			t.Errorf("%s: level %s, want %d from findings %+v", r.Pos, r.Risk.Level, want, r.Findings)
 		}
-		tier = tier && top
-		if top {
-			continue
-		}
-		n := r.WorstCase.Attempts
+		k := key{levels[r.Risk.Level], base, r.WorstCase.Attempts}
 		if r.WorstCase.Unbounded {
-			n = int(^uint(0) >> 1)
+			k.amp = int(^uint(0) >> 1)
 		}
-		if n > last {
-			t.Errorf("%s (%d attempts per call) ranked after a row with %d", r.Pos, n, last)
+		if last != nil && (k.level > last.level || k.level == last.level && (k.base > last.base || k.base == last.base && k.amp > last.amp)) {
+			t.Errorf("%s %+v ranked after %+v", r.Pos, k, *last)
 		}
-		last = n
+		last = &k
 	}
 	if len(inv.Sites) < 10 {
 		t.Errorf("only %d rows: %v", len(inv.Sites), positions(inv))
 	}
+	if inv.Sites[0].Risk.Level != "high" {
+		t.Errorf("first row %s is %s", inv.Sites[0].Pos, inv.Sites[0].Risk)
+	}
+}
+
+// docLevel grades a row's findings as docs/inventory.md tells a reader
+// to: the level its findings set (0 low, 1 medium, 2 high) and the number
+// of checks that raise it.
+func docLevel(r *inventory.Row) (base, raisers int) {
+	raising := map[string]bool{}
+	for _, f := range r.Findings {
+		switch f.Analyzer + " " + f.Category {
+		case "retryidempotency no-key", "retryidempotency key-per-attempt", "retrynested nested-retry", "retrynested nested-client":
+			base = 2
+		case "retrybudget unbounded", "retrybudget no-budget":
+			if r.WorstCase.Nested {
+				base = 2
+			} else {
+				base = max(base, 1)
+			}
+		default:
+			raising[f.Analyzer] = true
+		}
+	}
+	return base, len(raising)
 }
 
 // TestMarkdown: one table row per site, the chain named on the nested
@@ -289,5 +313,28 @@ func TestRemotes(t *testing.T) {
 	}
 	if r := rowAt(t, inv, "remotes/remotes.go:58").Remote; r == nil || r.Kind != "grpc" || r.Method != "Ledger/GetBalance" {
 		t.Errorf("grpc remote = %+v", r)
+	}
+}
+
+// TestDelayWords: the delay, attempts and deadline in a reader's words,
+// from internal/inventory/testdata/src/remotes.
+func TestDelayWords(t *testing.T) {
+	dir, _ := filepath.Abs("testdata")
+	inv := load(t, dir, "remotes/...")
+	for _, c := range []struct{ pos, delay, deadline string }{
+		{"remotes/remotes.go:19", "exponential 100 ms → 2 s, no jitter", "the caller's, checked between attempts"},
+		{"remotes/remotes.go:46", "fixed 1 s", "the caller's, waits ignore cancellation"},
+		{"remotes/delays.go:19", "unknown (set by cfg.RetryDelay)", "unknown"},
+		{"remotes/delays.go:32", "server-directed", "unknown, checked between attempts"},
+		{"remotes/delays.go:52", "200–400 ms jittered", "unknown, checked between attempts"},
+		{"remotes/delays.go:70", "exponential 100 ms → 10 s, full jitter", "unknown, checked between attempts"},
+	} {
+		r := rowAt(t, inv, c.pos)
+		if r.Delay.Text != c.delay || r.Deadline.Text != c.deadline {
+			t.Errorf("%s: delay %q, deadline %q; want %q, %q", c.pos, r.Delay.Text, r.Deadline.Text, c.delay, c.deadline)
+		}
+		if r.AttemptsText != r.Attempts.String() {
+			t.Errorf("%s: attempts %q, want %q", c.pos, r.AttemptsText, r.Attempts.String())
+		}
 	}
 }

@@ -106,7 +106,7 @@ func (inv *Inventory) Markdown(w io.Writer) {
 			code(r.Pos),
 			code(r.Function),
 			code(r.Operation) + remoteText(r.Remote, " → "),
-			r.Attempts.String(),
+			r.AttemptsText,
 			r.Delay.String(),
 			yesNo(r.Jitter),
 			yesNo(r.Budget),
@@ -140,7 +140,7 @@ func (inv *Inventory) summary() string {
 	if len(inv.Sites) == 1 {
 		noun = "retry site"
 	}
-	return fmt.Sprintf("%d %s, riskiest first (unbounded and unbudgeted, then by attempts per call): %s.",
+	return fmt.Sprintf("%d %s, riskiest first: %s.",
 		len(inv.Sites), noun, strings.Join(parts, ", "))
 }
 
@@ -151,35 +151,9 @@ func (r Risk) String() string {
 	return r.Level + ": " + strings.Join(r.Reasons, ", ")
 }
 
-func (d Delay) String() string {
-	if d.Kind == "" {
-		return "none"
-	}
-	s := d.Kind + " " + d.Growth
-	if d.Base != "" {
-		s += " " + d.Base
-	} else if d.Expr != "" {
-		s += " " + d.Expr
-	}
-	if d.Cap != "" {
-		s += " cap " + d.Cap
-	}
-	if d.Cancellable {
-		s += ", cancellable"
-	}
-	return s
-}
+func (d Delay) String() string { return d.Text }
 
-func (c Context) String() string {
-	s := c.Kind
-	if c.Consulted {
-		s += ", checked"
-	}
-	if c.AttemptTimeout {
-		s += ", per-attempt timeout"
-	}
-	return s
-}
+func (c Context) String() string { return c.Text }
 
 // remoteText writes "POST host" / "sql query" / "grpc Svc/Method" after sep.
 func remoteText(r *Remote, sep string) string {
