@@ -345,6 +345,13 @@ type Site struct {
 	// operation is a function value or an interface method).
 	Remote    *ast.CallExpr
 	RemoteWhy string
+	// Local: every retried operation is known to be local work (an
+	// in-memory lookup, a compare-and-swap, a local file or lock).
+	Local bool
+	// QuietBeside: the site waits nowhere the model sees, and every call
+	// of its loop but its operations is known local, so none hides a
+	// wait: the wait is known absent even when the operations are unknown.
+	QuietBeside bool
 	// Counter is the attempt counter of a counted loop, or nil.
 	Counter *Counter
 	// Jumps are the branch statements of a loop site's body (outside
@@ -407,6 +414,9 @@ type Site struct {
 	// LibBudgetless that the library call holds no budget of its own.
 	LibOp         ast.Expr
 	LibBudgetless bool
+	// LibRemote: the library call's operation reaches the network, or
+	// the call sends itself (a client with built-in retries).
+	LibRemote bool
 	// LibAnyMethod: the library call re-sends its request whatever the
 	// method (libmodel.Site.AnyMethod).
 	LibAnyMethod bool
@@ -612,6 +622,27 @@ var defaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
 
 // NonIdempotent reports whether the request's method needs a key (POST, PATCH).
 func (r *Request) NonIdempotent() bool { return r.Method == "POST" || r.Method == "PATCH" }
+
+// LocalWork reports whether the site retries work known to be local: its
+// operations, or, for a generic helper, all that the calls in its package
+// hand it (SPEC, "Retries of local work").
+func (s *Site) LocalWork() bool {
+	if s.HandedOp != nil {
+		return s.Handed == StateAbsent
+	}
+	return s.Local
+}
+
+// RetriesRemote reports whether the site's retried work is known to reach
+// the network: its operation, or what a generic helper's callers hand it
+// here, or a library call's operation (SPEC, "Retries of local work":
+// retrybudget and retrynested need it).
+func (s *Site) RetriesRemote() bool {
+	if s.Shape == ShapeLibrary {
+		return s.LibRemote || s.serviceConfig()
+	}
+	return s.Remote != nil || s.HandedOp != nil && s.Handed == StatePresent
+}
 
 // Budgeted reports whether s consults a retry budget.
 func (s *Site) Budgeted() bool {
