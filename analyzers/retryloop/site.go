@@ -345,6 +345,11 @@ type Site struct {
 	// operation is a function value or an interface method).
 	Remote    *ast.CallExpr
 	RemoteWhy string
+	// Repair: the site is one re-attempt after a corrective action,
+	// triggered only by the failure it repairs (a token refresh after
+	// 401): no retry for retrybudget, retrysleep, retryjitter or
+	// retrynested (SPEC, "A repair is not a retry").
+	Repair bool
 	// Local: every retried operation is known to be local work (an
 	// in-memory lookup, a compare-and-swap, a local file or lock).
 	Local bool

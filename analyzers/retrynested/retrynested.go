@@ -45,7 +45,7 @@ func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
 	// Layers multiply load on a dependency only when the retried work
 	// is known to reach one, or is a generic helper's handed remote work
 	// (SPEC, "Retries of local work").
-	if !s.RetriesRemote() {
+	if !s.RetriesRemote() || s.Repair {
 		return analysis.Diagnostic{}, false
 	}
 	outerBudget := s.Budgeted()

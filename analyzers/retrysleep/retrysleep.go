@@ -32,8 +32,8 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
-		if s.LocalWork() {
-			continue // lockstep retries of local work hit nobody
+		if s.LocalWork() || s.Repair {
+			continue // lockstep retries of local work hit nobody; a repair is not a retry
 		}
 		ev := s.Evidence()
 		if s.Shape == retryloop.ShapeLibrary {
