@@ -2,11 +2,13 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"net/textproto"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 
@@ -667,3 +669,38 @@ func (s *Site) Chain() []int {
 // Worst returns the inner layer whose chain makes the most attempts (an
 // unbounded one first), or nil when the operation does not retry again.
 func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }
+
+// WaitsBelow reports whether the waits of one run of the site, all
+// attempts together, are known to stay under limit: an attempt cap the
+// code shows, and waits that are fixed constants it can add up (one wait
+// per attempt, the last included: an upper bound). A wait it cannot
+// add up (a growing one, a helper's, a library's) makes it false.
+func (s *Site) WaitsBelow(info *types.Info, limit time.Duration) bool {
+	if s.Attempts <= 0 || len(s.Waits) == 0 {
+		return false
+	}
+	var round time.Duration
+	for _, w := range s.Waits {
+		if w.Growth != GrowthFixed || w.Jitter || w.Delay == nil {
+			return false
+		}
+		switch w.Kind {
+		case WaitSleep, WaitAfter, WaitTimer, WaitSelect, WaitTicker:
+		default:
+			return false
+		}
+		tv, ok := info.Types[w.Delay]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		d, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact || d < 0 || d >= int64(limit) {
+			return false
+		}
+		round += time.Duration(d)
+		if round >= limit {
+			return false
+		}
+	}
+	return int64(round) < int64(limit)/int64(s.Attempts)
+}
