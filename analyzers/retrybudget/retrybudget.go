@@ -50,6 +50,9 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	decl := budgetDecls(pass, res)
 	helpers := helperGroups(pass, res, tests)
 	for _, s := range res.Sites {
+		if s.Repair {
+			continue // a repair is not a retry
+		}
 		if g := helpers.at[s]; g != nil {
 			reportHelper(r, s, g)
 			continue

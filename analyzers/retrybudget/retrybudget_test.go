@@ -18,7 +18,7 @@ func TestShared(t *testing.T) {
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "a", "handed")
+	analysistest.Run(t, analysistest.TestData(), retrybudget.Analyzer, "a", "handed", "settled")
 }
 
 // TestDirectives pins the directives that suppress nothing, and the fix

@@ -29,8 +29,8 @@ func sleepFix(pass *analysis.Pass, s *retryloop.Site) []analysis.SuggestedFix {
 	for _, w := range s.Waits {
 		switch w.Kind {
 		case retryloop.WaitSleep:
-		case retryloop.WaitAfter:
-			return nil // a select on a timer alone: not one call to rewrite
+		case retryloop.WaitAfter, retryloop.WaitTimer:
+			return nil // a receive from a timer: not one call to rewrite
 		default:
 			continue
 		}

@@ -1,6 +1,8 @@
 package retrydeadline
 
 import (
+	"time"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
@@ -51,11 +53,11 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			}
 			r.Report(d)
 		}
-		if ev.Cancel.State != retryloop.StateAbsent {
+		if ev.Cancel.State != retryloop.StateAbsent || shortWaits(pass, s) {
 			continue
 		}
 		for _, w := range s.Waits {
-			if w.Kind != retryloop.WaitSleep && w.Kind != retryloop.WaitAfter && !(w.Sleeps && ev.Remote.State == retryloop.StatePresent) {
+			if !uncancellable(w.Kind) && !(w.Sleeps && ev.Remote.State == retryloop.StatePresent) {
 				continue
 			}
 			var what, cure string
@@ -88,6 +90,25 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// shortWaits reports whether the waits of all attempts together are known
+// to stay under a second: a cancelled caller waits no longer than that
+// (SPEC, "Cancellation, not only time"; an elapsed-time limit or an
+// attempt cap bounds the retry, not that wait). Known only of local
+// work: a fixed delay of any other is retrysleep's finding, and its cure,
+// a growing backoff, leaves the total unknown; judged as it is now, the
+// clause would speak only once that fix is made, so -fix would not settle
+// in one run.
+func shortWaits(pass *analysis.Pass, s *retryloop.Site) bool {
+	return s.LocalWork() && s.WaitsBelow(pass.TypesInfo, time.Second)
+}
+
+// uncancellable reports whether a wait of this kind sleeps through a
+// cancellation: time.Sleep, and a receive from time.After or from a
+// timer's channel outside a select (SPEC, "Uncancellable waits").
+func uncancellable(k retryloop.WaitKind) bool {
+	return k == retryloop.WaitSleep || k == retryloop.WaitAfter || k == retryloop.WaitTimer
 }
 
 // libConsequences word what a library finding's category does.

@@ -29,6 +29,9 @@ const CategoryNoJitter = "no-jitter"
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
+		if s.LocalWork() || s.Repair {
+			continue // lockstep retries of local work hit nobody; a repair is not a retry
+		}
 		if s.Shape == retryloop.ShapeLibrary {
 			if ev := s.Evidence(); ev.Jitter.State == retryloop.StateAbsent && ev.Delay == retryloop.GrowthGrowing {
 				r.ReportLibrary(s.LibraryFindings(libmodel.PropJitter), libConsequences)

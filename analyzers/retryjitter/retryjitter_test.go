@@ -16,7 +16,7 @@ func TestShared(t *testing.T) {
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a")
+	analysistest.Run(t, analysistest.TestData(), retryjitter.Analyzer, "a", "settled")
 }
 
 // TestLibraries runs over a module requiring the real libraries (TestMain

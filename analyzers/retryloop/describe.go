@@ -35,6 +35,8 @@ func (w *walker) describe(site *Site, fs *fnScope, node ast.Node, body *ast.Bloc
 	})
 	if site.Remote == nil {
 		site.RemoteWhy = w.remoteWhy(site)
+		site.Local = w.localOps(site)
+		site.QuietBeside = len(site.Waits) == 0 && w.localBesideOps(site, node)
 	}
 	w.describeContext(site, fs, node)
 	w.describeRequests(site, fs, node)

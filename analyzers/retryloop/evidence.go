@@ -54,8 +54,9 @@ type Evidences struct {
 	// Budget is a retry budget, limiter or breaker the site consults.
 	Budget Evidence
 	// Cap is an attempt cap. Stop is a deadline: an elapsed-time or
-	// deadline bound, or a context consulted between attempts (a stop
-	// channel alone may be closed only at shutdown: no deadline).
+	// deadline bound, a context consulted between attempts (a stop
+	// channel alone may be closed only at shutdown: no deadline), or
+	// the caller's deadline (or one over all attempts) handed to each.
 	Cap, Stop Evidence
 	// Deadline is a deadline over the attempts: a context with one, a
 	// client or per-attempt timeout, or an elapsed-time bound. Absent
@@ -96,6 +97,12 @@ func (s *Site) Evidence() Evidences {
 	case s.Bound == BoundElapsed || s.Bound == BoundDeadline:
 		ev.Stop = Evidence{State: StatePresent, Pos: []token.Pos{s.BoundPos}}
 	case s.Ctx.Consulted && (s.Ctx.InScope != nil || s.Ctx.StopChan == nil):
+		ev.Stop = Evidence{State: StatePresent}
+	case s.Ctx.Attempts == DeadlineCaller, s.Ctx.Attempts == DeadlineSet && !s.Ctx.AttemptTimeout:
+		// The attempts run under the caller's deadline, or one derived
+		// over all of them (SPEC, "The caller's deadline"): not
+		// unbounded, even without an attempt cap. A per-attempt
+		// timeout alone bounds an attempt, not the retry.
 		ev.Stop = Evidence{State: StatePresent}
 	default:
 		ev.Stop = Evidence{State: StateAbsent}

@@ -69,13 +69,16 @@ func (w *walker) markOwnRemote(sites []*Site) {
 func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 	var out []*Site
 	for _, ls := range libmodel.Sites(env, fs.file, fs.node) {
+		// The work a library call retries: its operation, or the call
+		// itself when the library sends (a retrying client).
+		libRemote := ls.Op == nil || env.Remote(ls.Op)
 		// A site without findings is kept when it retries a parameter: a
 		// helper wrapping the library, judged at its calls.
 		if len(ls.Findings) == 0 && (fs.obj == nil || w.opParam(fs, ls.Op) < 0) {
 			w.quiet = append(w.quiet, &Site{
 				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
+				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod, LibRemote: libRemote,
 			})
 			continue
 		}
@@ -83,6 +86,7 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
 			Library: ls.Library, LibFindings: ls.Findings, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
+			LibRemote: libRemote,
 		})
 	}
 	return out

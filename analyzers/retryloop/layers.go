@@ -58,13 +58,17 @@ type LayerFact struct {
 func (w *walker) layers(fns []*fnScope, sites, quiet []*Site) {
 	l := &layering{w: w, env: w.libEnv(), byFunc: map[*types.Func][]*Site{}, decl: map[*types.Func]*fnScope{},
 		fact: map[*types.Func]*LayerFact{}, done: map[*types.Func]bool{}, inner: map[*Site]bool{}}
-	all := append(append([]*Site(nil), sites...), quiet...)
-	l.all = all
-	for _, s := range all {
+	var all []*Site
+	for _, s := range append(append([]*Site(nil), sites...), quiet...) {
 		if s.Shape != ShapeLibrary {
 			s.Attempts = w.siteAttempts(s)
+			s.Repair = w.repair(s)
+		}
+		if !s.Repair { // a repair is no retry layer
+			all = append(all, s)
 		}
 	}
+	l.all = all
 	if w.inGOROOT() {
 		return
 	}

@@ -205,6 +205,9 @@ func (w *walker) isRemoteCall(call *ast.CallExpr) bool {
 	if !r {
 		r = w.implsRemote(fn)
 	}
+	if !r && fn.Pkg() == w.pass.Pkg {
+		r = w.ownImplsRemote(fn)
+	}
 	if w.pass.Pkg != fn.Pkg() && w.remote != nil {
 		w.remote[fn] = r
 	}
@@ -294,4 +297,91 @@ func (w *walker) inRemotePkg(path string) bool {
 		}
 	}
 	return false
+}
+
+// ownImplsRemote reports whether fn is a method of an interface this
+// package declares whose every implementation here (at least one) is
+// remote, by its settled fact (SPEC, "Retries of local work": an
+// interface the code base declares is unknown unless every type of its
+// own package implementing it is remote). Asked only once the package's
+// facts are settled: a function of the package calling through such an
+// interface is not remote in its own fact.
+func (w *walker) ownImplsRemote(fn *types.Func) bool {
+	if !w.factsDone {
+		return false
+	}
+	if r, ok := w.ownIface[fn]; ok {
+		return r
+	}
+	if w.ownIface == nil {
+		w.ownIface = map[*types.Func]bool{}
+	}
+	w.ownIface[fn] = false // an implementation calling back through the interface
+	iface := ifaceOf(fn)
+	if iface == nil {
+		return false
+	}
+	impls := 0
+	sc := fn.Pkg().Scope()
+	for _, name := range sc.Names() {
+		m, ok := implMethod(sc.Lookup(name), iface, fn)
+		if !ok {
+			continue
+		}
+		if m == nil {
+			return false
+		}
+		impls++
+		if f := w.factOf(m); f == nil || !f.Remote {
+			return false
+		}
+	}
+	w.ownIface[fn] = impls > 0
+	return impls > 0
+}
+
+// ifaceOf returns the interface fn is a method of, or nil.
+func ifaceOf(fn *types.Func) *types.Interface {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return nil
+	}
+	named, ok := types.Unalias(sig.Recv().Type()).(*types.Named)
+	if !ok {
+		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return nil
+	}
+	return iface
+}
+
+// implMethod returns the method fn's name resolves to on obj when obj is
+// a non-generic, non-interface named type that (or whose pointer)
+// implements iface: ok reports that it implements it; a nil method, that
+// the method is not a declared function (a promoted field of function
+// type).
+func implMethod(obj types.Object, iface *types.Interface, fn *types.Func) (m *types.Func, ok bool) {
+	tn, isType := obj.(*types.TypeName)
+	if !isType || tn.IsAlias() {
+		return nil, false
+	}
+	nt, isNamed := tn.Type().(*types.Named)
+	if !isNamed || nt.TypeParams().Len() > 0 {
+		return nil, false
+	}
+	if _, isIface := nt.Underlying().(*types.Interface); isIface {
+		return nil, false
+	}
+	var t types.Type = nt
+	if !types.Implements(t, iface) {
+		t = types.NewPointer(nt)
+		if !types.Implements(t, iface) {
+			return nil, false
+		}
+	}
+	sel, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+	m, _ = sel.(*types.Func)
+	return m, true
 }

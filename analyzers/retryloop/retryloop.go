@@ -77,7 +77,11 @@ type walker struct {
 	importsRH   bool // ... or go-retryablehttp
 	// remote and budget cache the classification of callees.
 	remote, budget map[*types.Func]bool
-	cur            *fnScope // the function being examined
+	// factsDone: the package's own facts are settled (ownImplsRemote
+	// reads them); ownIface caches its answers.
+	factsDone bool
+	ownIface  map[*types.Func]bool
+	cur       *fnScope // the function being examined
 	// path bounds every resolver that follows a definition (package
 	// follow): a value defined by itself ends as unknown, not in a
 	// stack overflow.
@@ -121,6 +125,7 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	}
 	fns := w.functions()
 	w.computeFacts(fns)
+	w.factsDone = true
 	defer w.exportPackageFact()
 
 	res := &Result{KeyHeaders: opts.KeyHeaders, Directives: directives}

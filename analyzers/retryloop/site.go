@@ -2,11 +2,13 @@ package retryloop
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"net/textproto"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 
@@ -345,6 +347,18 @@ type Site struct {
 	// operation is a function value or an interface method).
 	Remote    *ast.CallExpr
 	RemoteWhy string
+	// Repair: the site is one re-attempt after a corrective action,
+	// triggered only by the failure it repairs (a token refresh after
+	// 401): no retry for retrybudget, retrysleep, retryjitter or
+	// retrynested (SPEC, "A repair is not a retry").
+	Repair bool
+	// Local: every retried operation is known to be local work (an
+	// in-memory lookup, a compare-and-swap, a local file or lock).
+	Local bool
+	// QuietBeside: the site waits nowhere the model sees, and every call
+	// of its loop but its operations is known local, so none hides a
+	// wait: the wait is known absent even when the operations are unknown.
+	QuietBeside bool
 	// Counter is the attempt counter of a counted loop, or nil.
 	Counter *Counter
 	// Jumps are the branch statements of a loop site's body (outside
@@ -407,6 +421,9 @@ type Site struct {
 	// LibBudgetless that the library call holds no budget of its own.
 	LibOp         ast.Expr
 	LibBudgetless bool
+	// LibRemote: the library call's operation reaches the network, or
+	// the call sends itself (a client with built-in retries).
+	LibRemote bool
 	// LibAnyMethod: the library call re-sends its request whatever the
 	// method (libmodel.Site.AnyMethod).
 	LibAnyMethod bool
@@ -619,6 +636,27 @@ var defaultKeyHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
 // NonIdempotent reports whether the request's method needs a key (POST, PATCH).
 func (r *Request) NonIdempotent() bool { return r.Method == "POST" || r.Method == "PATCH" }
 
+// LocalWork reports whether the site retries work known to be local: its
+// operations, or, for a generic helper, all that the calls in its package
+// hand it (SPEC, "Retries of local work").
+func (s *Site) LocalWork() bool {
+	if s.HandedOp != nil {
+		return s.Handed == StateAbsent
+	}
+	return s.Local
+}
+
+// RetriesRemote reports whether the site's retried work is known to reach
+// the network: its operation, or what a generic helper's callers hand it
+// here, or a library call's operation (SPEC, "Retries of local work":
+// retrybudget and retrynested need it).
+func (s *Site) RetriesRemote() bool {
+	if s.Shape == ShapeLibrary {
+		return s.LibRemote || s.serviceConfig()
+	}
+	return s.Remote != nil || s.HandedOp != nil && s.Handed == StatePresent
+}
+
 // Budgeted reports whether s consults a retry budget.
 func (s *Site) Budgeted() bool {
 	return len(s.Budget) > 0 || s.FuncBudget || s.Shape == ShapeLibrary && !s.LibBudgetless
@@ -637,3 +675,38 @@ func (s *Site) Chain() []int {
 // Worst returns the inner layer whose chain makes the most attempts (an
 // unbounded one first), or nil when the operation does not retry again.
 func (s *Site) Worst() *Layer { return WorstLayer(s.Inner) }
+
+// WaitsBelow reports whether the waits of one run of the site, all
+// attempts together, are known to stay under limit: an attempt cap the
+// code shows, and waits that are fixed constants it can add up (one wait
+// per attempt, the last included: an upper bound). A wait it cannot
+// add up (a growing one, a helper's, a library's) makes it false.
+func (s *Site) WaitsBelow(info *types.Info, limit time.Duration) bool {
+	if s.Attempts <= 0 || len(s.Waits) == 0 {
+		return false
+	}
+	var round time.Duration
+	for _, w := range s.Waits {
+		if w.Growth != GrowthFixed || w.Jitter || w.Delay == nil {
+			return false
+		}
+		switch w.Kind {
+		case WaitSleep, WaitAfter, WaitTimer, WaitSelect, WaitTicker:
+		default:
+			return false
+		}
+		tv, ok := info.Types[w.Delay]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		d, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact || d < 0 || d >= int64(limit) {
+			return false
+		}
+		round += time.Duration(d)
+		if round >= limit {
+			return false
+		}
+	}
+	return int64(round) < int64(limit)/int64(s.Attempts)
+}

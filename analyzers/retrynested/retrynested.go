@@ -42,6 +42,12 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 // diagnose words the finding of one site: its inner layers that are not
 // both budgeted (a budget at both layers already bounds the product).
 func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
+	// Layers multiply load on a dependency only when the retried work
+	// is known to reach one, or is a generic helper's handed remote work
+	// (SPEC, "Retries of local work").
+	if !s.RetriesRemote() || s.Repair {
+		return analysis.Diagnostic{}, false
+	}
 	outerBudget := s.Budgeted()
 	var unbudgeted []*retryloop.Layer
 	var related []analysis.RelatedInformation

@@ -33,3 +33,8 @@ func TestTickLayers(t *testing.T) {
 func TestLibraries(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData()+"/src/libs", retrynested.Analyzer, "./...")
 }
+
+// TestSettled: the cases settled on 2026-12-06 (consume loops, local work).
+func TestSettled(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), retrynested.Analyzer, "settled")
+}

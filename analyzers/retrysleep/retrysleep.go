@@ -32,6 +32,9 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
+		if s.LocalWork() || s.Repair {
+			continue // lockstep retries of local work hit nobody; a repair is not a retry
+		}
 		ev := s.Evidence()
 		if s.Shape == retryloop.ShapeLibrary {
 			if ev.Wait.State == retryloop.StateAbsent || fixedAlone(ev) {
@@ -72,8 +75,14 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				// A generic helper is judged on what it shows: it
 				// waits for no caller, whatever work it is handed.
 				d.Related = []analysis.RelatedInformation{diag.Related(s.HandedOp.Pos(), "retries the operation its callers hand it")}
+			case s.QuietBeside:
+				// Unknown work (an interface method, a function value, a
+				// subprocess), a helper's too: its delay is what is judged,
+				// and nothing in the loop can wait (SPEC, "Retries of local
+				// work"); local work was left above.
+				d.Related = []analysis.RelatedInformation{diag.Related(s.Ops[0].Pos(), "operation retried here")}
 			default:
-				continue // an immediate retry of local (or unseen) work is not a storm
+				continue
 			}
 			r.Report(d)
 		}

@@ -16,7 +16,7 @@ func TestShared(t *testing.T) {
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "retryhelper", "handed")
+	analysistest.Run(t, analysistest.TestData(), retrysleep.Analyzer, "a", "retryhelper", "handed", "settled")
 }
 
 func TestFixes(t *testing.T) {

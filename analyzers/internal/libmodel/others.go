@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"time"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
 )
@@ -233,6 +234,59 @@ func (s *scope) k8sBackoff(e ast.Expr, at ast.Node) (lit *ast.CompositeLit, fact
 	factor, ok1 := get("Factor")
 	jit, ok2 := get("Jitter")
 	return lit, factor, jit, c.fields, ok1 && ok2
+}
+
+// k8sShortWaits reports whether the sleeps of a wait.Backoff, all steps
+// together, are known to stay under a second: a caller cancelled meanwhile
+// waits less than that (SPEC, "Cancellation, not only time": client-go's
+// DefaultRetry). wait.ExponentialBackoff sleeps Steps-1 times, each
+// delay stretched by up to Jitter and grown by Factor up to Cap.
+func (s *scope) k8sShortWaits(e ast.Expr, at ast.Node) bool {
+	if s.objIs(e, k8sRetry, "DefaultRetry") || s.objIs(e, k8sRetry, "DefaultBackoff") {
+		return true // 4 × 10ms, and 10ms + 50ms + 250ms, each +10% at most
+	}
+	c := s.collect(e, at.Pos())
+	if c.opaque || len(c.lits) != 1 || len(c.calls) > 0 || len(c.fields) > 0 {
+		return false
+	}
+	lit := c.lits[0]
+	if namedOf(s.env.Info.TypeOf(lit), k8sWait) != "Backoff" {
+		return false
+	}
+	if _, keyed := litField(lit, "X"); !keyed {
+		return false
+	}
+	val := map[string]float64{}
+	for _, name := range []string{"Steps", "Duration", "Factor", "Jitter", "Cap"} {
+		v, _ := litField(lit, name)
+		if v == nil {
+			continue
+		}
+		f, ok := s.floatConst(v)
+		if !ok || f < 0 {
+			return false
+		}
+		val[name] = f
+	}
+	steps := val["Steps"]
+	if steps < 1 || steps > 100 {
+		return false
+	}
+	const second = float64(time.Second)
+	total, d := 0.0, val["Duration"]
+	for i := 1; i < int(steps); i++ {
+		total += d * (1 + val["Jitter"])
+		if total >= second {
+			return false
+		}
+		if val["Factor"] != 0 {
+			d *= val["Factor"]
+		}
+		if val["Cap"] > 0 && d > val["Cap"] {
+			d = val["Cap"]
+		}
+	}
+	return total < second
 }
 
 func k8sWaitSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
@@ -486,7 +540,7 @@ func (s *scope) k8sSite(call *ast.CallExpr, bo, op ast.Expr, what string, noCtx 
 			b.add(i)
 		}
 	}
-	if noCtx {
+	if noCtx && !s.k8sShortWaits(bo, call) {
 		if name := s.ctxParam(); name != "" {
 			b.add(finding(CatNoContext, call, what+" sleeps with time.Sleep and never observes "+name))
 		}

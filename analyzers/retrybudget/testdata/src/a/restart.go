@@ -33,7 +33,7 @@ again:
 	}
 	if h.standbys {
 		role = 1
-		goto again // want `retry loop has no attempt cap, deadline or retry budget`
+		goto again // want `retry loop has no retry budget`
 	}
 	return nil, errors.New("no host")
 }

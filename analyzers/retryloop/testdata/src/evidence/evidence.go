@@ -113,10 +113,10 @@ func defaultClient(url string) error {
 	return errors.New("gave up")
 }
 
-// The caller's context: its deadline bounds the attempts, but the sleep
-// never checks it.
+// The caller's context, handed to each attempt: its deadline bounds the
+// attempts (a stop), but the sleep never checks it.
 func callerCtx(ctx context.Context, hc *http.Client, url string) error {
-	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=absent deadline=present cancel=absent; request resent=present write=absent key=absent fresh=absent$`
+	for i := 0; i < 3; i++ { // want `evidence wait=present delay=fixed jitter=absent remote=present budget=absent cap=present stop=present deadline=present cancel=absent; request resent=present write=absent key=absent fresh=absent$`
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err

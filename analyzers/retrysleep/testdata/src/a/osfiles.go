@@ -2,15 +2,18 @@ package a
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"time"
 )
 
-// The os classifiers report false of a nil error: a success leaves.
+// The os classifiers report false of a nil error: a success leaves. The
+// files are read through an fs.FS the caller hands in, which may be
+// anything (a remote store): unknown work, whose delay is judged.
 
-func waitForFile(name string) ([]byte, error) {
+func waitForFile(fsys fs.FS, name string) ([]byte, error) {
 	for i := 0; i < 50; i++ {
-		data, err := os.ReadFile(name)
+		data, err := fs.ReadFile(fsys, name)
 		if os.IsNotExist(err) {
 			time.Sleep(100 * time.Millisecond) // want `retry waits a fixed delay`
 			continue
@@ -20,10 +23,10 @@ func waitForFile(name string) ([]byte, error) {
 	return nil, errors.New("no file")
 }
 
-func waitForFileUntil(name string, maxWait time.Duration) error {
+func waitForFileUntil(fsys fs.FS, name string, maxWait time.Duration) error {
 	var err error
 	for start := time.Now(); ; {
-		_, err = os.ReadFile(name)
+		_, err = fs.ReadFile(fsys, name)
 		if os.IsNotExist(err) && time.Since(start) < maxWait {
 			time.Sleep(100 * time.Millisecond) // want `retry waits a fixed delay`
 			continue
@@ -50,11 +53,11 @@ func firstReadable(names []string) []byte {
 
 // The file may be there but empty (written by another process): the
 // content decides on success, and a missing file is retried.
-func waitForContent(name string, maxWait time.Duration) ([]byte, error) {
+func waitForContent(fsys fs.FS, name string, maxWait time.Duration) ([]byte, error) {
 	var data []byte
 	var err error
 	for start := time.Now(); ; {
-		data, err = os.ReadFile(name)
+		data, err = fs.ReadFile(fsys, name)
 		if (os.IsNotExist(err) || err == nil && len(data) == 0) && time.Since(start) < maxWait {
 			time.Sleep(100 * time.Millisecond) // want `retry waits a fixed delay`
 			continue
@@ -77,4 +80,33 @@ func pollContent(name string) ([]byte, error) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return nil, errors.New("empty")
+}
+
+// The same waits on the local file system: local work, nobody is hit by
+// their lockstep (SPEC, "Retries of local work").
+
+func waitForLocalFile(name string) ([]byte, error) {
+	for i := 0; i < 50; i++ {
+		data, err := os.ReadFile(name)
+		if os.IsNotExist(err) {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		return data, err
+	}
+	return nil, errors.New("no file")
+}
+
+func waitForLocalContent(name string, maxWait time.Duration) ([]byte, error) {
+	var data []byte
+	var err error
+	for start := time.Now(); ; {
+		data, err = os.ReadFile(name)
+		if (os.IsNotExist(err) || err == nil && len(data) == 0) && time.Since(start) < maxWait {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	return data, err
 }

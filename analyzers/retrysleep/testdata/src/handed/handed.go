@@ -61,10 +61,10 @@ func insert(ctx context.Context, db *sql.DB) error {
 
 // inTx is handed work the model cannot see into by its one call here (a
 // function value of that caller's caller): whether its work is remote is
-// unknown, and so is whether its immediate retry matters (a pool's next
-// connection after a broken one): silent.
+// unknown, but its delay is what retrysleep judges, and it waits nowhere
+// (SPEC, "Retries of local work", settled 2026-12-06).
 func inTx(fn func() error) (err error) {
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 3; i++ { // want `retry loop retries at once`
 		if err = fn(); err == nil {
 			return nil
 		}
@@ -128,13 +128,15 @@ func withWait(fn func() error, wait func()) (err error) {
 }
 
 // A loop retrying a function-valued field, no parameter: the work is
-// unseen and nobody hands it, so it is unknown: silent.
+// unseen and nobody hands it, so it is unknown; but its delay is what
+// retrysleep judges, and the loop surely waits nowhere (SPEC, "Retries
+// of local work", settled 2026-12-06).
 type conn struct {
 	dial func() error
 }
 
 func (c *conn) connect() (err error) {
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 3; i++ { // want `retry loop retries at once`
 		if err = c.dial(); err == nil {
 			return nil
 		}
@@ -226,8 +228,10 @@ func memRetry(ctx context.Context, tx Tx) (err error) {
 
 func runMem(ctx context.Context) error { return memRetry(ctx, &memTx{}) }
 
+// Unknown work (a Tx no call in sight hands it): its missing delay is
+// judged all the same.
 func ExecAll(ctx context.Context, tx Tx) (err error) {
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 3; i++ { // want `retry loop retries at once`
 		if err = tx.Exec(ctx, "UPDATE"); err == nil {
 			return nil
 		}

@@ -11,10 +11,39 @@ import (
 	"libs/remote"
 )
 
-// The client-go defaults are jittered, and conflicts are not overload; but
-// the library sleeps with time.Sleep and never observes the caller's ctx.
+// The client-go defaults are jittered, and conflicts are not overload;
+// the library sleeps with time.Sleep and never observes the caller's ctx,
+// but its waits together stay under a second (4 × 10ms): a cancelled
+// caller waits no longer than that.
 func conflictCtx(ctx context.Context) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) })
+}
+
+// A backoff of its own whose waits together pass a second: cancellation
+// waits them out.
+func conflictLong(ctx context.Context) error {
+	b := wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Jitter: 0.5, Steps: 5}
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
+}
+
+// Short waits of its own: 10ms + 20ms + 40ms, +50% at most.
+func conflictShort(ctx context.Context) error {
+	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 2, Jitter: 0.5, Steps: 4}
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) })
+}
+
+// A cap keeps ten waits of 50ms under a second.
+func conflictCapped(ctx context.Context) error {
+	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 3, Jitter: 0.1, Steps: 10, Cap: 50 * time.Millisecond}
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) })
+}
+
+// A backoff the code changes after building it: not known, so the
+// clause holds.
+func conflictChanged(ctx context.Context, steps int) error {
+	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 1, Jitter: 0.1, Steps: 3}
+	b.Steps = steps
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
 }
 
 // Safe: no context in scope to observe, and the operation's own.
@@ -56,8 +85,14 @@ func fixed() error {
 	return retry.OnError(wait.Backoff{Duration: time.Second, Factor: 1, Steps: 5}, func(error) bool { return true }, remote.Local) // want `retrysleep: wait.Backoff with Factor 1 and no Jitter waits the same delay`
 }
 
+// DefaultBackoff waits 10ms + 50ms + 250ms, +10% at most: under a second.
+func noContextShort(ctx context.Context) error {
+	return wait.ExponentialBackoff(retry.DefaultBackoff, func() (bool, error) { return true, nil })
+}
+
 func noContext(ctx context.Context) error {
-	return wait.ExponentialBackoff(retry.DefaultBackoff, func() (bool, error) { return true, nil }) // want `retrydeadline: wait.ExponentialBackoff sleeps with time.Sleep and never observes ctx`
+	b := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.5, Steps: 3}
+	return wait.ExponentialBackoff(b, func() (bool, error) { return true, nil }) // want `retrydeadline: wait.ExponentialBackoff sleeps with time.Sleep and never observes ctx`
 }
 
 func noBudget() error {
