@@ -38,6 +38,15 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 			}
 		case *ssa.Call:
 			return anyChanges(changes, v.Call.Value, v.Call.Args...)
+		case *ssa.Alloc:
+			// a variable whose address is taken (a loop variable handed
+			// to a pointer method): what is stored in it
+			for _, r := range *v.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(v) && changes(st.Val) {
+					return true
+				}
+			}
+			return false
 		}
 		in, ok := v.(ssa.Instruction)
 		if !ok {

@@ -96,8 +96,17 @@ func kind2(s *retryloop.Site) string {
 	return s.Shape.String()
 }
 
-// innermost returns the v2 site with the smallest node holding pos.
+// innermost returns the v2 site that retries the operation at pos, or
+// else the one with the smallest node holding pos (a goto site's node need
+// not hold its operation).
 func innermost(sites []*retryloop.Site, pos token.Pos) *retryloop.Site {
+	for _, s := range sites {
+		for _, op := range s.Ops {
+			if op.Lparen == pos {
+				return s
+			}
+		}
+	}
 	var best *retryloop.Site
 	for _, s := range sites {
 		n := s.Node

@@ -4,4 +4,7 @@
 # ACCURACY_BIN=shadow): one count per message, nothing per site.
 set -euo pipefail
 dir=${1:?usage: summary.sh DIR}
-cat "$dir"/*.json 2>/dev/null | jq -r '.[] | .[]? | select(type == "array") | .[].message' | sort | uniq -c | sort -rn
+# A package and its test variant report the same site twice: count each
+# position once.
+cat "$dir"/*.json 2>/dev/null | jq -r '.[] | .[]? | select(type == "array") | .[] | "\(.posn)\t\(.message)"' |
+	sort -u | cut -f2 | sort | uniq -c | sort -rn

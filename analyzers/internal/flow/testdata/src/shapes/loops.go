@@ -443,3 +443,33 @@ func refreshEvery(ctx context.Context, every time.Duration) {
 		}
 	}
 }
+
+type completed struct{ flags int }
+
+func (c completed) isPipe() bool { return c.flags&1 != 0 }
+
+// A search over a collection with a predicate: each lap asks another
+// element.
+func anyPipe(multi ...completed) bool {
+	for _, c := range multi {
+		if c.isPipe() {
+			return true
+		}
+	}
+	return false
+}
+
+type pipe struct{ flags int }
+
+func (p *pipe) ready() bool { return p.flags&1 != 0 }
+
+// The same search through a pointer method: the loop variable lives in
+// memory, and what is stored in it advances.
+func anyReady(ps []pipe) bool {
+	for _, p := range ps {
+		if p.ready() {
+			return true
+		}
+	}
+	return false
+}
