@@ -184,8 +184,9 @@ func isStd(path string) bool {
 	if v, ok := stdPkgs.Load(path); ok {
 		return v.(bool)
 	}
-	first, _, _ := strings.Cut(path, "/")
-	std := !strings.Contains(first, ".") && build.Default.GOROOT != ""
+	// isStdPath's test, confirmed in GOROOT: a GOPATH package of the
+	// analyzers' testdata has no dot either.
+	std := isStdPath(path) && build.Default.GOROOT != ""
 	if std {
 		st, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
 		std = err == nil && st.IsDir()

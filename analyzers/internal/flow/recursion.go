@@ -52,32 +52,17 @@ func (a *analysis) isSelf(v ssa.Value) bool {
 	case *ssa.Function:
 		return v == a.fn
 	case *ssa.UnOp:
+		// the variable the closure was stored in, captured by it
 		fv, ok := v.X.(*ssa.FreeVar)
-		if !ok || v.Op != token.MUL {
+		if !ok || v.Op != token.MUL || fv.Parent() != a.fn {
 			return false
 		}
-		i := slices.Index(a.fn.FreeVars, fv)
-		parent := a.fn.Parent()
-		if i < 0 || parent == nil {
+		alloc, ok := Binding(fv).(*ssa.Alloc)
+		if !ok {
 			return false
 		}
-		for _, b := range parent.Blocks {
-			for _, in := range b.Instrs {
-				mc, ok := in.(*ssa.MakeClosure)
-				if !ok || mc.Fn != a.fn {
-					continue
-				}
-				alloc, ok := mc.Bindings[i].(*ssa.Alloc)
-				if !ok {
-					return false
-				}
-				for _, r := range *alloc.Referrers() {
-					if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(alloc) && st.Val == ssa.Value(mc) {
-						return true
-					}
-				}
-			}
-		}
+		mc, ok := StoredOnce(alloc).(*ssa.MakeClosure)
+		return ok && mc.Fn == ssa.Value(a.fn)
 	}
 	return false
 }
@@ -150,4 +135,46 @@ func forward(start *ssa.BasicBlock, visit func(*ssa.BasicBlock) bool) {
 		}
 		stack = append(stack, b.Succs...)
 	}
+}
+
+// Binding returns the value a closure's free variable is bound to where
+// the closure is made, when it is made once; nil otherwise.
+func Binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	parent := fn.Parent()
+	if parent == nil || i < 0 {
+		return nil
+	}
+	var out ssa.Value
+	for _, b := range parent.Blocks {
+		for _, in := range b.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if !ok || mc.Fn != ssa.Value(fn) {
+				continue
+			}
+			if out != nil {
+				return nil
+			}
+			out = mc.Bindings[i]
+		}
+	}
+	return out
+}
+
+// StoredOnce returns the value stored in a local variable that is
+// assigned once (a parameter or a closure its closures capture), or nil.
+func StoredOnce(a *ssa.Alloc) ssa.Value {
+	var out ssa.Value
+	for _, r := range *a.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != ssa.Value(a) {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = st.Val
+	}
+	return out
 }

@@ -90,25 +90,38 @@ func nilCompared(c *ssa.BinOp) (ssa.Value, bool) {
 	return nil, false
 }
 
-// isStatusTest reports whether c compares a value with a constant in
-// [100, 599], the range of HTTP status codes: a status test whose
-// polarity the branches decide.
+// isStatusTest reports whether c compares a field of a value (the
+// StatusCode of a response, the Code of a reply) with a constant in
+// [100, 599], the range of status codes: a status test whose polarity the
+// branches decide. A sum or a count compared with such a constant (bytes
+// read so far) is not one.
 func isStatusTest(c *ssa.BinOp) bool {
 	switch c.Op {
 	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 	default:
 		return false
 	}
-	for _, v := range []ssa.Value{c.X, c.Y} {
-		k, ok := v.(*ssa.Const)
-		if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
-			continue
-		}
-		if n, exact := constant.Int64Val(k.Value); exact && n >= 100 && n <= 599 {
-			return true
-		}
+	k, other := c.Y, c.X
+	if _, ok := k.(*ssa.Const); !ok {
+		k, other = c.X, c.Y
 	}
-	return false
+	kc, ok := k.(*ssa.Const)
+	if !ok || kc.Value == nil || kc.Value.Kind() != constant.Int || !isField(other) {
+		return false
+	}
+	n, exact := constant.Int64Val(kc.Value)
+	return exact && n >= 100 && n <= 599
+}
+
+// isField reports whether v reads a struct field (directly, or through a
+// pointer).
+func isField(v ssa.Value) bool {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		_, ok := u.X.(*ssa.FieldAddr)
+		return ok
+	}
+	_, ok := v.(*ssa.Field)
+	return ok
 }
 
 // classifier reports whether c is a call whose bool result judges another

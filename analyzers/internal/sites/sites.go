@@ -242,7 +242,7 @@ func (m *model) param(v ssa.Value) (*ssa.Function, int) {
 			fn := x.Parent()
 			return fn, slices.Index(fn.Params, x)
 		case *ssa.FreeVar:
-			b := binding(x)
+			b := flow.Binding(x)
 			if b == nil {
 				return nil, 0
 			}
@@ -260,7 +260,7 @@ func (m *model) param(v ssa.Value) (*ssa.Function, int) {
 			}
 			v = x.X
 		case *ssa.Alloc:
-			if v = storedOnce(x); v == nil {
+			if v = flow.StoredOnce(x); v == nil {
 				return nil, 0
 			}
 		case *ssa.ChangeType:
@@ -274,48 +274,6 @@ func (m *model) param(v ssa.Value) (*ssa.Function, int) {
 		}
 	}
 	return nil, 0
-}
-
-// storedOnce returns the value stored in a local variable that is
-// assigned once (a parameter the function's closures capture), or nil.
-func storedOnce(a *ssa.Alloc) ssa.Value {
-	var out ssa.Value
-	for _, r := range *a.Referrers() {
-		st, ok := r.(*ssa.Store)
-		if !ok || st.Addr != ssa.Value(a) {
-			continue
-		}
-		if out != nil {
-			return nil
-		}
-		out = st.Val
-	}
-	return out
-}
-
-// binding returns the value a closure's free variable is bound to where
-// the closure is made, when it is made once.
-func binding(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	i := slices.Index(fn.FreeVars, fv)
-	parent := fn.Parent()
-	if parent == nil || i < 0 {
-		return nil
-	}
-	var out ssa.Value
-	for _, b := range parent.Blocks {
-		for _, in := range b.Instrs {
-			mc, ok := in.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
-				continue
-			}
-			if out != nil {
-				return nil
-			}
-			out = mc.Bindings[i]
-		}
-	}
-	return out
 }
 
 // forwardedCall returns the function value a closure calls, when the
