@@ -70,6 +70,13 @@ type Site struct {
 	Exits []Edge
 	// Waits are the waits on the failure path back to the operation.
 	Waits []token.Pos
+	// Lo and Hi span the positions of the cycle's instructions (zero for
+	// recursion): the innermost loop statement holding them is the one
+	// whose cycle this is.
+	Lo, Hi token.Pos
+	// Status: the test that sends failure round compares a status code
+	// the operation returned, not its error.
+	Status bool
 	// Recursive is the call of the function itself that runs the
 	// operation again, for a site whose cycle is the call graph's (Header
 	// is then nil).
@@ -179,7 +186,8 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 			if a.advances(t.op, l) {
 				return nil
 			}
-			s := &Site{Op: t.op, Header: l.header, Test: ifi, Failure: fail, Success: succ}
+			s := &Site{Op: t.op, Header: l.header, Test: ifi, Failure: fail, Success: succ, Status: t.status}
+			s.Lo, s.Hi = l.span()
 			failExits := p.exits(fail, b)
 			for _, e := range p.exits(succ, succFrom) {
 				if !slices.Contains(failExits, e) {

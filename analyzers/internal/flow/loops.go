@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -59,4 +60,24 @@ func predIndex(b, pred *ssa.BasicBlock) int {
 func (l *loop) inside(v ssa.Value) bool {
 	in, ok := v.(ssa.Instruction)
 	return ok && in.Block() != nil && l.blocks[in.Block()]
+}
+
+// span returns the least and the greatest position of the loop's
+// instructions.
+func (l *loop) span() (lo, hi token.Pos) {
+	for b := range l.blocks {
+		for _, in := range b.Instrs {
+			p := in.Pos()
+			if !p.IsValid() {
+				continue
+			}
+			if lo == token.NoPos || p < lo {
+				lo = p
+			}
+			if p > hi {
+				hi = p
+			}
+		}
+	}
+	return lo, hi
 }

@@ -271,7 +271,7 @@ func (p *paths) reaches(start, from *ssa.BasicBlock) bool {
 func (p *paths) exits(start, from *ssa.BasicBlock) []Edge {
 	var out []Edge
 	p.walk(start, from, p.ownOutcome, nil, func(e Edge) {
-		if !slices.Contains(out, e) {
+		if !slices.Contains(out, e) && !aborts(e.To) {
 			out = append(out, e)
 		}
 	})
@@ -423,4 +423,46 @@ func (p *paths) delayPhis() []*ssa.Phi {
 		}
 	}
 	return out
+}
+
+// aborts reports whether every path from b ends the goroutine or the
+// process without returning (a panic, os.Exit, log.Fatal, a test's
+// Fatal or FailNow): an edge into it is no outcome leaving the cycle.
+func aborts(b *ssa.BasicBlock) bool {
+	for range 8 {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.Panic:
+				return true
+			case *ssa.Call:
+				if noReturn(in.Call.StaticCallee()) {
+					return true
+				}
+			}
+		}
+		if len(b.Succs) != 1 {
+			return false
+		}
+		b = b.Succs[0]
+	}
+	return false
+}
+
+// noReturn reports whether fn is known never to return to its caller.
+func noReturn(fn *ssa.Function) bool {
+	if fn == nil || fn.Pkg == nil {
+		return false
+	}
+	path, name := fn.Pkg.Pkg.Path(), fn.Name()
+	switch path {
+	case "os":
+		return name == "Exit"
+	case "log":
+		return strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
+	case "runtime":
+		return name == "Goexit"
+	case "testing":
+		return fn.Signature.Recv() != nil && (strings.HasPrefix(name, "Fatal") || name == "FailNow" || strings.HasPrefix(name, "Skip"))
+	}
+	return false
 }

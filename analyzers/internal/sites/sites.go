@@ -24,7 +24,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/retrylint/retrylint/analyzers/internal/flow"
@@ -74,35 +73,34 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retrysites",
 	Doc:        "find retry sites by the SPEC's definition on SSA and compose them through function summaries (model v3; reports nothing)",
 	URL:        "https://github.com/retrylint/retrylint/blob/main/docs/README.md",
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(Fact)},
 	Run:        run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	funcs := buildSSA(pass)
 	m := &model{
 		pass:  pass,
 		sum:   map[*ssa.Function][]int{},
 		lib:   libraryOps(pass),
 		loops: map[*ssa.Function][]*flow.Site{},
 	}
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range funcs {
 		m.loops[fn] = flow.Sites(fn)
 	}
 	// The summaries grow monotonically (indices are only added): iterate
 	// to the fixed point.
 	for changed := true; changed; {
 		changed = false
-		for _, fn := range ssaRes.SrcFuncs {
+		for _, fn := range funcs {
 			if m.summarise(fn) {
 				changed = true
 			}
 		}
 	}
 	res := &Result{Summaries: m.sum}
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range funcs {
 		res.Loops = append(res.Loops, m.loops[fn]...)
 		res.Helpers = append(res.Helpers, m.helpers(fn)...)
 		if obj, ok := fn.Object().(*types.Func); ok && len(m.sum[fn]) > 0 && obj.Pkg() == pass.Pkg {

@@ -6,6 +6,7 @@ package shapes
 import (
 	"context"
 	"errors"
+	"log"
 	"net/http"
 	"time"
 )
@@ -489,5 +490,27 @@ func readUntil(ctx context.Context, buf []byte) error {
 		if total >= 512 {
 			return nil
 		}
+	}
+}
+
+// A test repeating a call it expects to fail: success panics or ends the
+// test, so no success leaves the loop.
+func expectFailure(ctx context.Context) {
+	for i := 0; i < 3; i++ {
+		if err := op(ctx); err == nil {
+			panic("want a failure")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+type fataler interface{ Fatal(args ...any) }
+
+func expectFailureFatal(ctx context.Context, t fataler) {
+	for i := 0; i < 3; i++ {
+		if err := op(ctx); err == nil {
+			log.Fatal("want a failure")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
