@@ -84,6 +84,43 @@ func (c *casBucket) Record(err error) {
 	c.add(1000)
 }
 
+// countedFloor is the CAS floor that also keeps the four counters of
+// budget.Stats: one atomic add per Record and per Allow, each counter on
+// its own cache line. A budget whose Stats count every call exactly must
+// write on every call (a call that writes nothing leaves no trace to
+// count), and in Go an atomic add is the cheapest write that is safe under
+// concurrency: so this is the floor once it counts, the least an exact
+// Adaptive or TokenBucket can cost.
+type countedFloor struct {
+	casBucket
+	_                 [56]byte
+	ok, fail, yes, no paddedCounter
+}
+
+type paddedCounter struct {
+	atomic.Uint64
+	_ [56]byte
+}
+
+func (c *countedFloor) Allow() bool {
+	ok := c.casBucket.Allow()
+	if ok {
+		c.yes.Add(1)
+	} else {
+		c.no.Add(1)
+	}
+	return ok
+}
+
+func (c *countedFloor) Record(err error) {
+	c.casBucket.Record(err)
+	if err == nil {
+		c.ok.Add(1)
+	} else {
+		c.fail.Add(1)
+	}
+}
+
 // workloads are the outcome mixes of the record/allow benchmark: failed
 // reports whether attempt i fails. A failure is followed by the retry
 // decision, as in a retry loop.
@@ -122,7 +159,8 @@ type allowRecorder interface {
 
 var errFailed = errors.New("failed")
 
-// budgets are the library's two budgets and the CAS floor.
+// budgets are the library's two budgets, the CAS floor and the floor that
+// counts.
 var budgets = []struct {
 	name string
 	new  func() allowRecorder
@@ -130,6 +168,7 @@ var budgets = []struct {
 	{"budget.TokenBucket", func() allowRecorder { return new(budget.TokenBucket) }},
 	{"budget.Adaptive", func() allowRecorder { return new(budget.Adaptive) }}, // the default, zero value
 	{"cas-floor", func() allowRecorder { return new(casBucket) }},
+	{"cas-floor+count", func() allowRecorder { return new(countedFloor) }},
 }
 
 // BenchmarkRecordAllow is the record/allow path of a retry budget: every
@@ -173,6 +212,10 @@ func BenchmarkAllow(b *testing.B) {
 		var bu casBucket
 		run(b, func(int) { bu.Allow() })
 	})
+	b.Run("cas-floor+count", func(b *testing.B) {
+		var bu countedFloor
+		run(b, func(int) { bu.Allow() })
+	})
 	b.Run("budget.Adaptive", func(b *testing.B) {
 		var bu budget.Adaptive // the zero value: no successes, so the floor decides
 		run(b, func(int) { bu.Allow() })
@@ -195,22 +238,30 @@ func BenchmarkAllow(b *testing.B) {
 func TestThrottlesAgree(t *testing.T) {
 	var bu budget.TokenBucket
 	var c casBucket
+	var cc countedFloor
 	m := newMutexThrottle(1000, 0.1)
 	for i := 0; i < 20000; i++ {
-		var want, got, floor bool
+		var want, got, floor, counted bool
 		if i%7 < 4 {
 			bu.Record(errFailed)
 			c.Record(errFailed)
-			got, floor = bu.Allow(), c.Allow()
+			cc.Record(errFailed)
+			got, floor, counted = bu.Allow(), c.Allow(), cc.Allow()
 			want = m.failure()
 		} else {
 			bu.Record(nil)
 			c.Record(nil)
+			cc.Record(nil)
 			m.success()
-			got, floor, want = bu.Allow(), c.Allow(), m.allow()
+			got, floor, counted, want = bu.Allow(), c.Allow(), cc.Allow(), m.allow()
 		}
-		if got != want || floor != want {
-			t.Fatalf("step %d: budget.TokenBucket allows %v, the CAS floor %v, the mutex throttle %v (tokens %v)", i, got, floor, want, m.tokens)
+		if got != want || floor != want || counted != want {
+			t.Fatalf("step %d: budget.TokenBucket allows %v, the CAS floor %v, the counting floor %v, the mutex throttle %v (tokens %v)", i, got, floor, counted, want, m.tokens)
 		}
+	}
+	// The counting floor counts as budget.TokenBucket does.
+	s := bu.Stats()
+	if req, fail, yes, no := cc.ok.Load()+cc.fail.Load(), cc.fail.Load(), cc.yes.Load(), cc.no.Load(); req != s.Requests || fail != s.Failures || yes != s.RetriesAllowed || no != s.RetriesDenied {
+		t.Fatalf("the counting floor counted %d requests, %d failures, %d allowed, %d denied; budget.TokenBucket %+v", req, fail, yes, no, s)
 	}
 }

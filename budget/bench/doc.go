@@ -2,7 +2,9 @@
 // budget package with the floor and with what users of the anchors would
 // otherwise use: the retry budgets (Adaptive, the default, and
 // TokenBucket) with a 20-line lock-free compare-and-swap token bucket (the
-// floor) and a mutex-and-float64 retry throttle shaped like grpc-go's;
+// floor), with the floor that also keeps exact counters, one atomic add per
+// call (what any budget with exact Stats must do at least), and with a
+// mutex-and-float64 retry throttle shaped like grpc-go's;
 // the Breaker with github.com/sony/gobreaker/v2; Do on a call that
 // succeeds with github.com/cenkalti/backoff/v5's Retry; Backoff with its
 // ExponentialBackOff; Allow alone with golang.org/x/time/rate's Limiter.
