@@ -61,6 +61,10 @@ type (
 		Message        string        `json:"message"`
 		SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
 		Related        []jsonRelated `json:"related,omitempty"`
+		// Sites are every site a grouped finding stands for, its
+		// related positions listing at most ten (an extension of go
+		// vet's shape).
+		Sites []string `json:"sites,omitempty"`
 	}
 	jsonFix struct {
 		Message string     `json:"message"`
@@ -108,6 +112,9 @@ func (d *run) printJSON(w *bytes.Buffer, findings []*finding) {
 				End:     fset.Position(cmp.Or(r.End, r.Pos)).String(),
 				Message: r.Message,
 			})
+		}
+		for _, s := range f.sites {
+			jd.Sites = append(jd.Sites, fset.Position(s.Pos).String())
 		}
 		m := tree[f.pkg.ID]
 		if m == nil {
