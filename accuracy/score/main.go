@@ -377,6 +377,10 @@ func report(labels []*label, findings []*finding, missing []string, scored strin
 		c := byModule[m]
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s |\n", m, c.tp, c.post, c.fp, c.fn, c.precision(), c.recall())
 	}
+	fmt.Fprintf(&b, "\n## Findings per module\n\nWhat a reader sees: the diagnostics retrylint reported, the sites they stand for (a diagnostic grouped by root cause stands for several), and the largest number of sites one diagnostic stands for.\n\n| module | diagnostics | sites | largest |\n|---|--:|--:|---|\n")
+	for _, row := range perModule(findings) {
+		fmt.Fprintf(&b, "| %s |\n", row)
+	}
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "\n## Not run\n\n")
 		for _, m := range missing {
@@ -407,6 +411,38 @@ func reported(findings []*finding) (n, groups int) {
 		}
 	}
 	return n, groups
+}
+
+// perModule returns a table row per module with findings: its
+// diagnostics, its sites, and the largest group (sites of one diagnostic,
+// with the analyzer).
+func perModule(findings []*finding) []string {
+	byModule := map[string][]*finding{}
+	for _, f := range findings {
+		byModule[f.module] = append(byModule[f.module], f)
+	}
+	var rows []string
+	for _, m := range slices.Sorted(maps.Keys(byModule)) {
+		fs := byModule[m]
+		n, _ := reported(fs)
+		size := map[string]int{}
+		largest, by := 1, ""
+		for _, f := range fs {
+			if f.group == "" {
+				continue
+			}
+			k := f.analyzer + " " + f.group
+			if size[k]++; size[k] > largest {
+				largest, by = size[k], f.analyzer
+			}
+		}
+		l := strconv.Itoa(largest)
+		if by != "" {
+			l += " (" + by + ")"
+		}
+		rows = append(rows, fmt.Sprintf("%s | %d | %d | %s", m, n, len(fs), l))
+	}
+	return rows
 }
 
 // writeSample writes n findings outside every labeled span, drawn at

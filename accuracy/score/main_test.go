@@ -146,4 +146,7 @@ func TestGroupedSites(t *testing.T) {
 	if n, groups := reported(fs); n != 2 || groups != 1 {
 		t.Errorf("reported: %d diagnostics, %d grouped; want 2, 1", n, groups)
 	}
+	if got, want := perModule(fs), []string{"m | 2 | 4 | 3 (retryidempotency)"}; !slices.Equal(got, want) {
+		t.Errorf("per module: %q, want %q", got, want)
+	}
 }
