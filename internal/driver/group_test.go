@@ -2,6 +2,7 @@ package driver
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,5 +162,23 @@ func TestJSONSites(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d findings, want 2:\n%s", n, r.stdout)
+	}
+}
+
+// TestTextUnlisted: the text output says how many sites of a grouped
+// finding its related positions leave out.
+func TestTextUnlisted(t *testing.T) {
+	setFlag(t, "group", "true")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/many\n\ngo 1.26\n")
+	src := "package many\n\nimport \"time\"\n"
+	for i := range 12 {
+		src += fmt.Sprintf("\nfunc F%d() { time.Sleep(%d) }\n", i, i+1)
+	}
+	writeFile(t, filepath.Join(dir, "many.go"), src)
+	r := runDriver(t, dir, "./...")
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "time.Sleep at 12 call sites") ||
+		strings.Count(r.stdout, "sleeps here") != 10 || !strings.Contains(r.stdout, "\t… and 1 more site (-json lists them all)\n") {
+		t.Errorf("got %+v, want the finding, 10 related sites and 1 more", r)
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // print writes the findings to w in the chosen format, all at once, so
@@ -36,7 +39,25 @@ func (d *run) printText(w *bytes.Buffer, findings []*finding) {
 			posn := f.pkg.Fset.Position(r.Pos)
 			fmt.Fprintf(w, "\t%s: %s\n", posString(posn, d.rel), r.Message)
 		}
+		switch n := unlisted(f); {
+		case n == 1:
+			fmt.Fprintf(w, "\t… and 1 more site (-json lists them all)\n")
+		case n > 1:
+			fmt.Fprintf(w, "\t… and %d more sites (-json lists them all)\n", n)
+		}
 	}
+}
+
+// unlisted returns how many sites of a grouped finding are neither where
+// it stands nor among its related positions.
+func unlisted(f *finding) int {
+	n := 0
+	for _, s := range f.sites {
+		if s.Pos != f.diag.Pos && !slices.ContainsFunc(f.diag.Related, func(r analysis.RelatedInformation) bool { return r.Pos == s.Pos }) {
+			n++
+		}
+	}
+	return n
 }
 
 func (d *run) context(w *bytes.Buffer, filename string, first, last int) {
