@@ -248,12 +248,13 @@ func (r *Reporter) ReportLibrary(findings []libmodel.Finding, consequence map[st
 			Pos: f.Pos, End: f.End, Category: f.Category,
 			Message: f.Shows + ": " + consequence[f.Category], Related: f.Related, SuggestedFixes: f.Fixes(),
 		}
-		if f.Root == nil {
+		if f.Root == nil || len(d.SuggestedFixes) > 0 {
 			r.Report(d)
 			continue
 		}
 		// A client configured elsewhere: fixed at its construction,
-		// once for every send through it.
+		// once for every send through it (a finding with a fix of its
+		// own is fixed where it stands).
 		f := f
 		r.Group(libKey{f.Root.Pos(), f.Category}, f.Root, func(g *Group) analysis.Diagnostic {
 			return analysis.Diagnostic{
