@@ -1,5 +1,6 @@
 // Package diag holds what the reporting analyzers share: suppression
-// directives, test-file filtering, and the edits of suggested fixes.
+// directives, test-file filtering, the edits of suggested fixes, and the
+// grouping of findings by root cause (group.go).
 package diag
 
 import (
