@@ -152,27 +152,24 @@ func helperLoop(pass *analysis.Pass, res *retryloop.Result, fn *types.Func) *ret
 
 // reportHelper reports one missing budget for a helper and all its calls.
 func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Site) {
-	word := func(g *diag.Group) analysis.Diagnostic {
-		n := "1 call passes"
-		if len(g.Sites) > 1 {
-			n = fmt.Sprintf("%d calls pass", len(g.Sites))
-		}
-		d := analysis.Diagnostic{Category: CategoryNoBudget}
-		if home.Shape == retryloop.ShapeHelper {
-			d.Message = "retry helper has no retry budget (" + n + " it a remote call here): under an outage every caller retries and multiplies load; guard retries with Budget.Allow inside the helper"
-		} else {
-			d.Message = "retry helper has no retry budget (" + n + " it a remote call): under an outage every caller retries and multiplies load; guard retries with Budget.Allow"
-		}
-		return d
+	d := analysis.Diagnostic{Pos: home.Pos, End: home.End, Category: CategoryNoBudget}
+	n := "1 call passes"
+	if len(calls) > 1 {
+		n = fmt.Sprintf("%d calls pass", len(calls))
 	}
-	root := diag.Span(home.Pos, home.End)
+	if home.Shape == retryloop.ShapeHelper {
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call here): under an outage every caller retries and multiplies load; guard retries with Budget.Allow inside the helper"
+	} else {
+		d.Message = "retry helper has no retry budget (" + n + " it a remote call): under an outage every caller retries and multiplies load; guard retries with Budget.Allow"
+	}
 	for _, c := range calls {
-		site := diag.Site{Diag: analysis.Diagnostic{Pos: c.Pos, End: c.End}, As: "called with a remote operation here"}
 		if c == home {
-			site = diag.Site{Diag: analysis.Diagnostic{Pos: c.Remote.Pos(), End: c.Remote.End()}, As: "remote call retried here"}
+			d.Related = append(d.Related, diag.Related(c.Remote.Pos(), "remote call retried here"))
+			continue
 		}
-		r.Group(home, root, word, site)
+		d.Related = append(d.Related, diag.Related(c.Pos, "called with a remote operation here"))
 	}
+	r.Report(d)
 }
 
 // unbounded reports whether a site has neither an attempt cap nor a

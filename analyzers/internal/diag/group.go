@@ -138,15 +138,6 @@ func (r *Reporter) Flush() *Groups {
 	return out
 }
 
-// Span is the range pos..end, a root cause that is no single node (a
-// site's extent).
-func Span(pos, end token.Pos) analysis.Range { return span{pos, end} }
-
-type span struct{ pos, end token.Pos }
-
-func (s span) Pos() token.Pos { return s.pos }
-func (s span) End() token.Pos { return s.end }
-
 // rootName names a root cause out of view by its key: a function or
 // method by its full name, anything else not at all.
 func rootName(key any) string {
