@@ -117,4 +117,9 @@ args+=(-scored "$scored")
 if [ -z "$filter" ] && [ "$split" = "$here" ] && [ -f "$here/sidebyside.md" ]; then
 	{ echo; cat "$here/sidebyside.md"; } >>"$split/RESULTS.md"
 fi
+# And the record of root-cause grouping (kept by hand in grouping.md: the
+# before and after runs it compares are not both this one).
+if [ -z "$filter" ] && [ "$split" = "$here" ] && [ -f "$here/grouping.md" ]; then
+	{ echo; cat "$here/grouping.md"; } >>"$split/RESULTS.md"
+fi
 echo "accuracy: raw results in $out" >&2

@@ -16,6 +16,13 @@
 // score nothing. Findings outside every labeled span are listed as
 // unlabeled: they are not scored (labeling them after seeing the output
 // would not be blind).
+//
+// A grouped finding (one diagnostic for a root cause, such as a retrying
+// client re-sending the writes of many request sites: its "sites" list
+// every site it stands for) is scored at each of its sites, as the
+// findings it replaces were, and not at the root cause where it stands:
+// grouping changes how many diagnostics a reader sees, not which sites
+// are found.
 package main
 
 import (
@@ -49,6 +56,9 @@ type finding struct {
 	analyzer     string
 	message      string
 	row          *label
+	// group is the position of the grouped diagnostic the finding is a
+	// site of ("" for a diagnostic of its own).
+	group string
 }
 
 func main() {
@@ -178,27 +188,34 @@ func readFindings(dir, module, version string) ([]*finding, error) {
 	for _, byAnalyzer := range tree {
 		for a, raw := range byAnalyzer {
 			var diags []struct {
-				Posn    string `json:"posn"`
-				Message string `json:"message"`
+				Posn    string   `json:"posn"`
+				Message string   `json:"message"`
+				Sites   []string `json:"sites"`
 			}
 			if json.Unmarshal(raw, &diags) != nil {
 				continue // an analyzer error object
 			}
 			for _, d := range diags {
-				file, line, ok := splitPosn(d.Posn)
-				if !ok {
-					continue
+				at, group := []string{d.Posn}, ""
+				if len(d.Sites) > 0 {
+					at, group = d.Sites, d.Posn
 				}
-				rel, err := filepath.Rel(root, file)
-				if err != nil || strings.HasPrefix(rel, "..") {
-					continue
+				for _, posn := range at {
+					file, line, ok := splitPosn(posn)
+					if !ok {
+						continue
+					}
+					rel, err := filepath.Rel(root, file)
+					if err != nil || strings.HasPrefix(rel, "..") {
+						continue
+					}
+					k := a + " " + posn
+					if seen[k] { // a package and its test variant
+						continue
+					}
+					seen[k] = true
+					out = append(out, &finding{module: module, path: filepath.ToSlash(rel), line: line, analyzer: a, message: d.Message, group: group})
 				}
-				k := a + " " + d.Posn
-				if seen[k] { // a package and its test variant
-					continue
-				}
-				seen[k] = true
-				out = append(out, &finding{module: module, path: filepath.ToSlash(rel), line: line, analyzer: a, message: d.Message})
 			}
 		}
 	}
@@ -337,6 +354,9 @@ func report(labels []*label, findings []*finding, missing []string, scored strin
 	}
 	fmt.Fprintf(&b, "%d modules, %d label rows (%d flag, %d noflag, %d either); %d findings, %d of them outside every labeled span (unscored).\n\n",
 		len(modules), len(labels), rows["flag"], rows["noflag"], rows["either"], len(findings), len(unlabeled))
+	if n, groups := reported(findings); groups > 0 {
+		fmt.Fprintf(&b, "The findings are sites: retrylint reported them as %d diagnostics, %d of them grouped by root cause (a grouped diagnostic is scored at each site it stands for).\n\n", n, groups)
+	}
 	if total.post > 0 {
 		fmt.Fprintf(&b, "TP+ are true positives on post-hoc rows (findings outside every blind span, judged after the output): precision counts them, recall (blind rows only) does not.\n\n")
 	}
@@ -357,6 +377,10 @@ func report(labels []*label, findings []*finding, missing []string, scored strin
 		c := byModule[m]
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s |\n", m, c.tp, c.post, c.fp, c.fn, c.precision(), c.recall())
 	}
+	fmt.Fprintf(&b, "\n## Findings per module\n\nWhat a reader sees: the diagnostics retrylint reported, the sites they stand for (a diagnostic grouped by root cause stands for several), and the largest number of sites one diagnostic stands for.\n\n| module | diagnostics | sites | largest |\n|---|--:|--:|---|\n")
+	for _, row := range perModule(findings) {
+		fmt.Fprintf(&b, "| %s |\n", row)
+	}
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "\n## Not run\n\n")
 		for _, m := range missing {
@@ -370,6 +394,55 @@ func report(labels []*label, findings []*finding, missing []string, scored strin
 	fmt.Fprintf(&b, "\n## False negatives (%d)\n\n%s\n", len(fns), strings.Join(fns, "\n"))
 	fmt.Fprintf(&b, "\n## Unlabeled findings (%d, not scored)\n\n%s\n", len(unlabeled), strings.Join(unlabeled, "\n"))
 	return b.String()
+}
+
+// reported returns how many diagnostics the findings came from, and how
+// many of those were grouped.
+func reported(findings []*finding) (n, groups int) {
+	seen := map[string]bool{}
+	for _, f := range findings {
+		switch {
+		case f.group == "":
+			n++
+		case !seen[f.analyzer+" "+f.group]:
+			seen[f.analyzer+" "+f.group] = true
+			n++
+			groups++
+		}
+	}
+	return n, groups
+}
+
+// perModule returns a table row per module with findings: its
+// diagnostics, its sites, and the largest group (sites of one diagnostic,
+// with the analyzer).
+func perModule(findings []*finding) []string {
+	byModule := map[string][]*finding{}
+	for _, f := range findings {
+		byModule[f.module] = append(byModule[f.module], f)
+	}
+	var rows []string
+	for _, m := range slices.Sorted(maps.Keys(byModule)) {
+		fs := byModule[m]
+		n, _ := reported(fs)
+		size := map[string]int{}
+		largest, by := 1, ""
+		for _, f := range fs {
+			if f.group == "" {
+				continue
+			}
+			k := f.analyzer + " " + f.group
+			if size[k]++; size[k] > largest {
+				largest, by = size[k], f.analyzer
+			}
+		}
+		l := strconv.Itoa(largest)
+		if by != "" {
+			l += " (" + by + ")"
+		}
+		rows = append(rows, fmt.Sprintf("%s | %d | %d | %s", m, n, len(fs), l))
+	}
+	return rows
 }
 
 // writeSample writes n findings outside every labeled span, drawn at

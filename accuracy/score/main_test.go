@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -108,5 +110,43 @@ func TestPosthocRows(t *testing.T) {
 	}
 	if !strings.Contains(rep, "lost (post-hoc, not in recall) retrysleep m c.go:7-7") {
 		t.Errorf("the lost post-hoc row is not listed:\n%s", rep)
+	}
+}
+
+// A grouped finding is scored at each site it stands for, not at the
+// root cause where it stands: a site that moved from a finding of its
+// own to a related position (or past the ten listed) still counts.
+func TestGroupedSites(t *testing.T) {
+	dir := t.TempDir()
+	root := "/src/m"
+	base := dir + "/" + Slug("m", "v1")
+	if err := os.WriteFile(base+".root", []byte(root+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	json := `{"m": {"retryidempotency": [
+		{"posn": "/src/m/client.go:5:2", "message": "retrying client re-sends writes (POST) without an idempotency key at 3 request sites",
+		 "sites": ["/src/m/a.go:10:3", "/src/m/a.go:20:3", "/src/m/b.go:7:3"]},
+		{"posn": "/src/m/c.go:3:1", "message": "POST request is re-sent by a retry loop without an idempotency key"}
+	]}}`
+	if err := os.WriteFile(base+".json", []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := readFindings(dir, "m", "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.path+":"+strconv.Itoa(f.line))
+	}
+	slices.Sort(got)
+	if want := []string{"a.go:10", "a.go:20", "b.go:7", "c.go:3"}; !slices.Equal(got, want) {
+		t.Errorf("scored at %v, want %v (the sites, never the root cause)", got, want)
+	}
+	if n, groups := reported(fs); n != 2 || groups != 1 {
+		t.Errorf("reported: %d diagnostics, %d grouped; want 2, 1", n, groups)
+	}
+	if got, want := perModule(fs), []string{"m | 2 | 4 | 3 (retryidempotency)"}; !slices.Equal(got, want) {
+		t.Errorf("per module: %q, want %q", got, want)
 	}
 }

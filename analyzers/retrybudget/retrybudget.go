@@ -68,7 +68,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 		check(pass, r, s, decl)
 	}
-	return nil, nil
+	return r.Flush(), nil
 }
 
 // helperGroups gathers the calls of each generic retry helper that pass it

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag/diagtest"
 	"github.com/retrylint/retrylint/analyzers/retrybudget"
 )
 
@@ -61,6 +62,13 @@ func TestHelpers(t *testing.T) {
 // is a generic retry helper like a hand-rolled one.
 func TestLibraryHelpers(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData()+"/src/libhelpers", retrybudget.Analyzer, "./...")
+}
+
+// TestLibraryClients: a client configured in another function is fixed
+// at its construction, once for every send through it: one finding
+// there, each send a related position.
+func TestLibraryClients(t *testing.T) {
+	diagtest.Related(t, analysistest.Run(t, analysistest.TestData()+"/src/libclients", retrybudget.Analyzer, "./..."))
 }
 
 // TestTestsOff: _test.go files are not analysed by default (SPEC).

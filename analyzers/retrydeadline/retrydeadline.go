@@ -89,7 +89,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			break
 		}
 	}
-	return nil, nil
+	return r.Flush(), nil
 }
 
 // shortWaits reports whether the waits of all attempts together are known

@@ -1,6 +1,12 @@
 package retryidempotency
 
 import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
@@ -76,23 +82,86 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			}
 		}
 	}
+	reportResent(pass, r, res)
+	return r.Flush(), nil
+}
+
+// libConsequences word what a library finding's category does.
+var libConsequences = map[string]string{
+	libmodel.CatNoKey: "a retried write that reached the server is applied twice",
+}
+
+// reportResent reports the writes built here with a request builder and
+// re-sent by a retrying client, grouped by the client: a client
+// configured once to re-send every method is fixed once, at its
+// construction (or the sender, when the construction is out of view),
+// whatever the number of request methods built for it. Where the client
+// is another package's, each package's writes stand at the first of
+// them.
+func reportResent(pass *analysis.Pass, r *diag.Reporter, res *retryloop.Result) {
 	for _, req := range res.Resent {
 		if req.Evidence(res.KeyHeaders).Key.State == retryloop.StatePresent {
 			continue
 		}
-		r.Report(analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos: req.Pos, End: req.Build.End(), Category: CategoryNoKey,
 			Message: req.Method + " request is re-sent by a retrying client without an idempotency key: a retry after a lost response repeats the write; set an Idempotency-Key minted once for all attempts",
 			Related: []analysis.RelatedInformation{
 				diag.Related(req.Send.Pos(), "sent here"),
 				diag.Related(req.Via.Pos(), "the request is re-sent by a retrying client here"),
 			},
-		})
+		}
+		key, root := resentRoot(pass, res, req.Via)
+		r.Group(key, root, wordResent(req.Via), diag.Site{Diag: d, As: req.Method + " request built here, sent without an idempotency key"})
 	}
-	return nil, nil
 }
 
-// libConsequences word what a library finding's category does.
-var libConsequences = map[string]string{
-	libmodel.CatNoKey: "a retried write that reached the server is applied twice",
+// resentRoot returns the root cause of a write re-sent through the
+// method via: the construction of the client it sends through when in
+// view, else the method itself (its declaration when in this package).
+func resentRoot(pass *analysis.Pass, res *retryloop.Result, obj types.Object) (any, analysis.Range) {
+	via, ok := obj.(*types.Func)
+	if !ok {
+		return obj, nil
+	}
+	if via = via.Origin(); via.Pkg() != pass.Pkg {
+		return via, nil
+	}
+	var decl *ast.FuncDecl
+	for _, s := range slices.Concat(res.Sites, res.Quiet) {
+		fd, ok := s.Func.(*ast.FuncDecl)
+		if !ok || pass.TypesInfo.Defs[fd.Name] != via {
+			continue
+		}
+		decl = fd
+		if s.Shape == retryloop.ShapeLibrary && s.LibAnyMethod && s.LibConfig != nil {
+			return s.LibConfig, s.LibConfig
+		}
+	}
+	if decl == nil {
+		return via, nil
+	}
+	return via, decl.Name
+}
+
+// wordResent words the grouped finding of the writes re-sent through
+// the method via.
+func wordResent(via types.Object) func(g *diag.Group) analysis.Diagnostic {
+	return func(g *diag.Group) analysis.Diagnostic {
+		var methods []string
+		for _, s := range g.Sites {
+			m, _, _ := strings.Cut(s.As, " ")
+			methods = append(methods, m)
+		}
+		slices.Sort(methods)
+		d := analysis.Diagnostic{
+			Category: CategoryNoKey,
+			Message: fmt.Sprintf("retrying client re-sends writes (%s) without an idempotency key at %s: a retry after a lost response repeats the write; set an Idempotency-Key minted once for all attempts of each write, or retry only idempotent methods",
+				strings.Join(slices.Compact(methods), ", "), diag.Count(len(g.Sites), "request site", "request sites")),
+		}
+		if _, isFunc := g.Root.(*ast.Ident); !isFunc {
+			d.Related = append(d.Related, diag.Related(via.Pos(), "the requests are re-sent through "+via.Name()+" here"))
+		}
+		return d
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/retrylint/retrylint/analyzers/internal/diag/diagtest"
 	"github.com/retrylint/retrylint/analyzers/retryidempotency"
 )
 
@@ -25,7 +26,9 @@ func TestFixes(t *testing.T) {
 
 // TestLibs runs over an API client whose writes are built by a request
 // builder and re-sent by a retryablehttp client in a wrapper's Do method,
-// in its own package and in an importer.
+// in its own package and in an importer. The writes a client re-sends
+// are one finding per package, at the client's construction when in view
+// (at the first write otherwise), each write a related position.
 func TestLibs(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData()+"/src/libs", retryidempotency.Analyzer, "./...")
+	diagtest.Related(t, analysistest.Run(t, analysistest.TestData()+"/src/libs", retryidempotency.Analyzer, "./..."))
 }

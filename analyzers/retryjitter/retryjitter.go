@@ -60,7 +60,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			break // one diagnostic per loop
 		}
 	}
-	return nil, nil
+	return r.Flush(), nil
 }
 
 // libConsequences word what a library finding's category does.

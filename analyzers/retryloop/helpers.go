@@ -81,7 +81,7 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 			w.quiet = append(w.quiet, &Site{
 				Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 				Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
-				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod, LibRemote: libRemote,
+				Library: ls.Library, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod, LibRemote: libRemote, LibConfig: ls.Config,
 			})
 			continue
 		}
@@ -89,7 +89,7 @@ func (w *walker) librarySites(env *libmodel.Env, fs *fnScope) []*Site {
 			Shape: ShapeLibrary, Node: ls.Call, Pos: ls.Call.Pos(), End: ls.Call.End(),
 			Func: fs.node, File: fs.file, Ops: []*ast.CallExpr{ls.Call},
 			Library: ls.Library, LibFindings: ls.Findings, LibOp: ls.Op, LibBudgetless: ls.Budgetless, Attempts: ls.Attempts, LibAnyMethod: ls.AnyMethod,
-			LibRemote: libRemote,
+			LibRemote: libRemote, LibConfig: ls.Config,
 		})
 	}
 	return out

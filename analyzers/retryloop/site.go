@@ -430,6 +430,10 @@ type Site struct {
 	// LibAnyMethod: the library call re-sends its request whatever the
 	// method (libmodel.Site.AnyMethod).
 	LibAnyMethod bool
+	// LibConfig is the construction of the client a library site sends
+	// through, when in view (libmodel.Site.Config): where a fix to it is
+	// made once for every send.
+	LibConfig ast.Node
 	// LibFindings are what a library site's configuration shows
 	// (libmodel.Finding): the reporters decide and word.
 	LibFindings []libmodel.Finding

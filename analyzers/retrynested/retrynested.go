@@ -36,7 +36,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			r.Report(d)
 		}
 	}
-	return nil, nil
+	return r.Flush(), nil
 }
 
 // diagnose words the finding of one site: its inner layers that are not

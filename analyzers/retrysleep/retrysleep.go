@@ -87,7 +87,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			r.Report(d)
 		}
 	}
-	return nil, nil
+	return r.Flush(), nil
 }
 
 // related names the site and any further fixed waits of it.

@@ -32,7 +32,9 @@ absolute path: it does not search PATH.
 	-json
 	      same as -format json; the JSON has the shape of go vet -json:
 	      {"pkg": {"analyzer": [{"posn", "end", "message", "category",
-	      "related", "suggested_fixes"}]}}
+	      "related", "suggested_fixes", "sites"}]}}; "sites", an
+	      extension, lists every site of a finding grouped by root
+	      cause (its "related" lists at most ten)
 	-c N
 	      with text output, show each finding's lines with N lines of
 	      context
@@ -97,6 +99,14 @@ not by its line number, so edits elsewhere in the file do not make it
 new. Fix or rewrite the code and the finding counts as new. With -fix,
 only findings not in the baseline are fixed. The same fingerprint is
 the SARIF partialFingerprints value "retrylint/v1".
+
+A finding grouped by root cause (a retrying client that re-sends the
+writes of many request sites, reported once at its construction) is
+recognized by the root cause, so sites added, removed or moved do not
+make it new; where the root cause is out of view and the finding stands
+at its first site, by the package's directory and the root cause's
+name. A baseline recorded before the sites were grouped holds the group
+while it holds every one of its sites.
 
 # SARIF
 

@@ -11,9 +11,12 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // A fingerprint identifies a finding across unrelated edits. It
@@ -30,6 +33,15 @@ type fingerprint struct {
 
 // fingerprint fills in f.fp for each finding. findings must be sorted
 // by position, so that occurrence indexes follow source order.
+//
+// A grouped finding (one root cause, many sites) that stands at its root
+// cause is fingerprinted there like any other: adding, removing or
+// moving its sites changes its message and related positions, not its
+// fingerprint. One whose root cause is out of view stands at its first
+// site, which a new site can displace: it is fingerprinted by its
+// package's directory and the root cause's name instead. Either also
+// gets the fingerprints its sites had as findings of their own, so that
+// a baseline written before grouping still holds it.
 func (d *run) fingerprint(findings []*finding) {
 	count := make(map[fingerprint]int)
 	for _, f := range findings {
@@ -39,12 +51,42 @@ func (d *run) fingerprint(findings []*finding) {
 			Func:     enclosingFunc(f),
 			Code:     d.lineCode(f),
 		}
-		fp.Index = count[fp]
-		count[fp]++
-		h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%d", fp.Analyzer, fp.File, fp.Func, fp.Code, fp.Index))
-		fp.Hash = hex.EncodeToString(h[:16])
-		f.fp = fp
+		if f.group != "" {
+			fp.File = path.Dir(fp.File) + "/"
+			fp.Func = "root cause " + f.group
+			fp.Code = f.diag.Category
+		}
+		f.fp = fp.hashed(count)
+		if len(f.sites) > 0 {
+			f.legacy = d.siteFingerprints(f)
+		}
 	}
+}
+
+// hashed numbers fp among its equals seen so far and sets its hash.
+func (fp fingerprint) hashed(count map[fingerprint]int) fingerprint {
+	fp.Index = count[fp]
+	count[fp]++
+	h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%d", fp.Analyzer, fp.File, fp.Func, fp.Code, fp.Index))
+	fp.Hash = hex.EncodeToString(h[:16])
+	return fp
+}
+
+// siteFingerprints returns the hashes the sites of the grouped finding f
+// had as findings of their own.
+func (d *run) siteFingerprints(f *finding) []string {
+	count := make(map[fingerprint]int)
+	var out []string
+	for _, s := range f.sites {
+		site := &finding{
+			analyzer: f.analyzer, pkg: f.pkg,
+			diag: analysis.Diagnostic{Pos: s.Pos, End: s.End},
+			posn: f.pkg.Fset.Position(s.Pos), end: f.pkg.Fset.Position(cmp.Or(s.End, s.Pos)),
+		}
+		fp := fingerprint{Analyzer: f.analyzer.Name, File: d.moduleRel(site), Func: enclosingFunc(site), Code: d.lineCode(site)}
+		out = append(out, fp.hashed(count).Hash)
+	}
+	return out
 }
 
 // moduleRel returns the finding's file relative to its module root,
@@ -185,9 +227,14 @@ func readBaseline(name string) (*baseline, error) {
 	return b, nil
 }
 
-// filter returns the findings that are not in the baseline.
+// filter returns the findings that are not in the baseline: neither
+// their fingerprint nor, for a grouped finding, the fingerprints of all
+// its sites as findings of their own (a baseline written before they
+// were grouped).
 func (b *baseline) filter(findings []*finding) []*finding {
-	return slices.DeleteFunc(findings, func(f *finding) bool { return b.hashes[f.fp.Hash] })
+	return slices.DeleteFunc(findings, func(f *finding) bool {
+		return b.hashes[f.fp.Hash] || len(f.legacy) > 0 && !slices.ContainsFunc(f.legacy, func(h string) bool { return !b.hashes[h] })
+	})
 }
 
 func writeBaseline(name string, findings []*finding) error {

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // print writes the findings to w in the chosen format, all at once, so
@@ -36,7 +39,25 @@ func (d *run) printText(w *bytes.Buffer, findings []*finding) {
 			posn := f.pkg.Fset.Position(r.Pos)
 			fmt.Fprintf(w, "\t%s: %s\n", posString(posn, d.rel), r.Message)
 		}
+		switch n := unlisted(f); {
+		case n == 1:
+			fmt.Fprintf(w, "\t… and 1 more site (-json lists them all)\n")
+		case n > 1:
+			fmt.Fprintf(w, "\t… and %d more sites (-json lists them all)\n", n)
+		}
 	}
+}
+
+// unlisted returns how many sites of a grouped finding are neither where
+// it stands nor among its related positions.
+func unlisted(f *finding) int {
+	n := 0
+	for _, s := range f.sites {
+		if s.Pos != f.diag.Pos && !slices.ContainsFunc(f.diag.Related, func(r analysis.RelatedInformation) bool { return r.Pos == s.Pos }) {
+			n++
+		}
+	}
+	return n
 }
 
 func (d *run) context(w *bytes.Buffer, filename string, first, last int) {
@@ -61,6 +82,10 @@ type (
 		Message        string        `json:"message"`
 		SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
 		Related        []jsonRelated `json:"related,omitempty"`
+		// Sites are every site a grouped finding stands for, its
+		// related positions listing at most ten (an extension of go
+		// vet's shape).
+		Sites []string `json:"sites,omitempty"`
 	}
 	jsonFix struct {
 		Message string     `json:"message"`
@@ -108,6 +133,9 @@ func (d *run) printJSON(w *bytes.Buffer, findings []*finding) {
 				End:     fset.Position(cmp.Or(r.End, r.Pos)).String(),
 				Message: r.Message,
 			})
+		}
+		for _, s := range f.sites {
+			jd.Sites = append(jd.Sites, fset.Position(s.Pos).String())
 		}
 		m := tree[f.pkg.ID]
 		if m == nil {

@@ -40,6 +40,22 @@ type finding struct {
 	posn, end  token.Position
 	fp         fingerprint
 	fixApplied bool
+	// sites are every site a grouped finding stands for (its Related
+	// lists at most ten): nil for a finding of one site. group names
+	// its root cause when that is out of view and the finding stands
+	// at its first site.
+	sites []analysis.RelatedInformation
+	group string
+	// legacy are the fingerprints its sites had as findings of their
+	// own, before grouping: a baseline that holds them all holds it.
+	legacy []string
+}
+
+// groups is how a reporting analyzer's result gives the sites of its
+// grouped diagnostics (the analyzers' diag.Groups).
+type groups interface {
+	GroupSites(pos token.Pos, category string) []analysis.RelatedInformation
+	GroupName(pos token.Pos, category string) string
 }
 
 func (d *run) main(args []string, all []*analysis.Analyzer) error {
@@ -392,6 +408,7 @@ func (d *run) collect(graph *checker.Graph) []*finding {
 	seen := make(map[key]*finding)
 	var out []*finding
 	for _, act := range graph.Roots {
+		grp, _ := act.Result.(groups)
 		for _, diag := range act.Diagnostics {
 			fset := act.Package.Fset
 			f := &finding{
@@ -400,6 +417,10 @@ func (d *run) collect(graph *checker.Graph) []*finding {
 				diag:     diag,
 				posn:     fset.Position(diag.Pos),
 				end:      fset.Position(cmp.Or(diag.End, diag.Pos)),
+			}
+			if grp != nil {
+				f.sites = grp.GroupSites(diag.Pos, diag.Category)
+				f.group = grp.GroupName(diag.Pos, diag.Category)
 			}
 			k := key{f.posn, f.end, f.analyzer.Name, diag.Message}
 			if prev, ok := seen[k]; ok {

@@ -338,3 +338,37 @@ func TestDelayWords(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupedFindings: a finding grouped by root cause (the sends of a
+// retryablehttp client configured in its constructor, one retrybudget
+// finding at the construction) is a finding of each send's row, as the
+// findings it replaced were.
+func TestGroupedFindings(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "analyzers", "retrybudget", "testdata", "src", "libclients"))
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  dir,
+		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"),
+	}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("packages do not load")
+	}
+	graph, err := checker.Analyze(inventory.Require(analyzers.All()), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := inventory.Build(graph, func(name string) string {
+		r, _ := filepath.Rel(dir, name)
+		return filepath.ToSlash(r)
+	})
+	for _, pos := range []string{"held/held.go:36", "held/held.go:45", "held/held.go:50", "held/held.go:58"} {
+		r := rowAt(t, inv, pos)
+		if !slices.ContainsFunc(r.Findings, func(f inventory.Finding) bool { return f.Analyzer == "retrybudget" }) {
+			t.Errorf("%s: findings %+v, want retrybudget's", r.Pos, r.Findings)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/retrylint/retrylint/analyzers/retrybudget"
@@ -31,8 +32,16 @@ type Finding struct {
 	related []token.Position
 }
 
+// groups is how a reporting analyzer's result gives the sites of its
+// grouped diagnostics (the analyzers' diag.Groups).
+type groups interface {
+	GroupSites(pos token.Pos, category string) []analysis.RelatedInformation
+}
+
 // findingsOf returns the diagnostics of the root actions, each once (a
-// file of p is also in "p [p.test]").
+// file of p is also in "p [p.test]"). A diagnostic grouped by root cause
+// (one for the sends of a client configured elsewhere) is a finding at
+// each of its sites, where its rows are.
 func findingsOf(graph *checker.Graph, rel func(string) string) []*Finding {
 	type key struct {
 		file     string
@@ -46,18 +55,31 @@ func findingsOf(graph *checker.Graph, rel func(string) string) []*Finding {
 		if act.Analyzer == retryloop.Analyzer {
 			continue
 		}
+		grp, _ := act.Result.(groups)
 		for _, d := range act.Diagnostics {
-			posn := act.Package.Fset.Position(d.Pos)
-			k := key{posn.Filename, posn.Offset, act.Analyzer.Name, d.Message}
-			if seen[k] {
-				continue
+			at := []token.Pos{d.Pos}
+			related := d.Related
+			if grp != nil {
+				if sites := grp.GroupSites(d.Pos, d.Category); sites != nil {
+					at, related = nil, nil
+					for _, s := range sites {
+						at = append(at, s.Pos)
+					}
+				}
 			}
-			seen[k] = true
-			f := &Finding{Analyzer: act.Analyzer.Name, Category: d.Category, Pos: posString(rel, posn), Message: d.Message, posn: posn}
-			for _, r := range d.Related {
-				f.related = append(f.related, act.Package.Fset.Position(r.Pos))
+			for _, pos := range at {
+				posn := act.Package.Fset.Position(pos)
+				k := key{posn.Filename, posn.Offset, act.Analyzer.Name, d.Message}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				f := &Finding{Analyzer: act.Analyzer.Name, Category: d.Category, Pos: posString(rel, posn), Message: d.Message, posn: posn}
+				for _, r := range related {
+					f.related = append(f.related, act.Package.Fset.Position(r.Pos))
+				}
+				out = append(out, f)
 			}
-			out = append(out, f)
 		}
 	}
 	return out

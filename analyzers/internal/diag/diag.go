@@ -1,11 +1,13 @@
 // Package diag holds what the reporting analyzers share: suppression
-// directives, test-file filtering, and the edits of suggested fixes.
+// directives, test-file filtering, the edits of suggested fixes, and the
+// grouping of findings by root cause (group.go).
 package diag
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -23,6 +25,7 @@ type Reporter struct {
 	// ignores maps file name -> line -> analyzers ignored there.
 	ignores map[string]map[int][]string
 	seen    map[libKey]bool
+	groups  []*Group
 }
 
 // Names are the analyzers a //retrylint:ignore directive can name, in
@@ -37,13 +40,19 @@ const directiveReporter = "retrybudget"
 // Reporting completes a, given its Name, Doc and URL, as a reporting
 // analyzer over model, the retryloop model it requires: its Run hands run
 // the model's result R and the -tests option (whether _test.go files are
-// analysed). The option is a flag of a's, kept in Run's closure rather
+// analysed), and reports the package's Groups (Reporter.Flush) as its
+// result. The option is a flag of a's, kept in Run's closure rather
 // than a package variable, so that no two analyzers share it.
 func Reporting[R any](a, model *analysis.Analyzer, run func(pass *analysis.Pass, res R, tests bool) (any, error)) *analysis.Analyzer {
 	var tests bool
 	a.Requires = []*analysis.Analyzer{model}
+	a.ResultType = reflect.TypeFor[*Groups]()
 	a.Run = func(pass *analysis.Pass) (any, error) {
-		return run(pass, pass.ResultOf[model].(R), tests)
+		res, err := run(pass, pass.ResultOf[model].(R), tests)
+		if res == nil {
+			res = (*Groups)(nil)
+		}
+		return res, err
 	}
 	a.Flags.BoolVar(&tests, "tests", false, "analyze _test.go files (a test process does not form a fleet: off by default)")
 	return a
@@ -236,11 +245,33 @@ func (r *Reporter) ReportLibrary(findings []libmodel.Finding, consequence map[st
 			r.seen = map[libKey]bool{}
 		}
 		r.seen[k] = true
-		r.Report(analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos: f.Pos, End: f.End, Category: f.Category,
 			Message: f.Shows + ": " + consequence[f.Category], Related: f.Related, SuggestedFixes: f.Fixes(),
-		})
+		}
+		if f.Root == nil || len(d.SuggestedFixes) > 0 {
+			r.Report(d)
+			continue
+		}
+		// A client configured elsewhere: fixed at its construction,
+		// once for every send through it (a finding with a fix of its
+		// own is fixed where it stands).
+		f := f
+		r.Group(libKey{f.Root.Pos(), f.Category}, f.Root, func(g *Group) analysis.Diagnostic {
+			return analysis.Diagnostic{
+				Category: f.Category,
+				Message:  fmt.Sprintf("%s, at %s through this client: %s", f.Shows, Count(len(g.Sites), "send", "sends"), consequence[f.Category]),
+			}
+		}, Site{Diag: d, As: "sent here"})
 	}
+}
+
+// Count returns "1 send" or "3 sends".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 type libKey struct {

@@ -3,6 +3,7 @@ package libmodel
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -50,6 +51,20 @@ type siteBuilder struct {
 
 func newSite(call *ast.CallExpr) *siteBuilder {
 	return &siteBuilder{site: &Site{Call: call}}
+}
+
+// rootAt sets root as the Root of the findings that stand at the send
+// (the call, or its request): those in the configuration, root or the
+// nodes config, stand where they are fixed already.
+func (b *siteBuilder) rootAt(root ast.Node, config ...ast.Node) {
+	within := func(p token.Pos, n ast.Node) bool { return n != nil && n.Pos() <= p && p < n.End() }
+	for i := range b.site.Findings {
+		f := &b.site.Findings[i]
+		if within(f.Pos, root) || slices.ContainsFunc(config, func(n ast.Node) bool { return within(f.Pos, n) }) {
+			continue
+		}
+		f.Root = root
+	}
 }
 
 func (b *siteBuilder) add(i Finding) {

@@ -115,6 +115,11 @@ type Finding struct {
 	// Fix offers the library-specific rewrites; nil when no rewrite is
 	// mechanical and safe.
 	Fix Fixer
+	// Root is where the finding is fixed when that is not where it
+	// stands: the construction of a client configured in another
+	// function (a field's), which every send through it shares. nil
+	// otherwise.
+	Root ast.Node
 }
 
 // Fixer offers a finding's rewrites.
@@ -171,6 +176,11 @@ type Site struct {
 	// retryablehttp client known to retry, whose CheckRetry ignores the
 	// method): a POST built elsewhere is re-sent too.
 	AnyMethod bool
+	// Config is the construction of the client the call sends through
+	// (retryablehttp's NewClient call or Client literal), when in view;
+	// Held that it is configured in another function (a field's client).
+	Config ast.Node
+	Held   bool
 }
 
 // Sites finds library retry sites in one function body (fn is *ast.FuncDecl

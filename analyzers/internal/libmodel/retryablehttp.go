@@ -143,6 +143,14 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 		return b.site
 	}
 	b.site.AnyMethod = !cl.custom
+	b.site.Config, b.site.Held = cl.newCall, cl.held
+	if cl.held {
+		config := []ast.Node{cl.retryMax}
+		if cl.backoffAt != nil {
+			config = append(config, cl.backoffAt)
+		}
+		defer b.rootAt(cl.newCall, config...)
+	}
 	q := s.qualifier(retryablehttp)
 	if cl.held {
 		q = "" // configured in another function: no fix from here

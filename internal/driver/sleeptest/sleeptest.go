@@ -5,8 +5,11 @@
 package sleeptest
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
@@ -20,7 +23,60 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      "report calls to time.Sleep (a driver test analyzer)\n\nEach call is reported with a fix that waits on time.After instead.",
 	URL:      "https://example.com/sleeptest",
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run:      run,
+	Run: func(pass *analysis.Pass) (any, error) {
+		if !group {
+			return (*Groups)(nil), run(pass, pass.Report)
+		}
+		var sites []analysis.Diagnostic
+		if err := run(pass, func(d analysis.Diagnostic) { sites = append(sites, d) }); err != nil {
+			return nil, err
+		}
+		return reportGroup(pass, sites), nil
+	},
+	ResultType: reflect.TypeFor[*Groups](),
+}
+
+// Groups gives the sites of the grouped finding, as the real analyzers'
+// result does (the driver reads it through these two methods).
+type Groups struct {
+	pos   token.Pos
+	name  string
+	sites []analysis.RelatedInformation
+}
+
+func (g *Groups) GroupSites(pos token.Pos, category string) []analysis.RelatedInformation {
+	if g == nil || pos != g.pos {
+		return nil
+	}
+	return g.sites
+}
+
+func (g *Groups) GroupName(pos token.Pos, category string) string {
+	if g == nil || pos != g.pos {
+		return ""
+	}
+	return g.name
+}
+
+// reportGroup reports the sites as one finding: at func root when the
+// package declares one, else at the first site, named "time.Sleep".
+func reportGroup(pass *analysis.Pass, sites []analysis.Diagnostic) *Groups {
+	if len(sites) == 0 {
+		return nil
+	}
+	g := &Groups{pos: sites[0].Pos, name: "time.Sleep"}
+	if root, ok := pass.Pkg.Scope().Lookup("root").(*types.Func); ok {
+		g.pos, g.name = root.Pos(), ""
+	}
+	d := analysis.Diagnostic{Pos: g.pos, Category: "sleep", Message: fmt.Sprintf("time.Sleep at %d call sites", len(sites))}
+	for _, s := range sites {
+		g.sites = append(g.sites, analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: "sleeps here"})
+		if s.Pos != g.pos && len(d.Related) < 10 {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: "sleeps here"})
+		}
+	}
+	pass.Report(d)
+	return g
 }
 
 // Options, off by default; tests switch them on with flags.
@@ -33,6 +89,10 @@ var (
 	// editable offers fixes only in files fixes may edit, as the real
 	// analyzers do: none in generated files (cgo output among them).
 	editable bool
+	// group reports a package's calls as one grouped finding, as the
+	// real analyzers report a root cause: at the package's func root
+	// when it has one, else at the first call.
+	group bool
 )
 
 func init() {
@@ -42,11 +102,12 @@ func init() {
 	Analyzer.Flags.BoolVar(&panics, "panic", false, "panic")
 	Analyzer.Flags.BoolVar(&broken, "broken", false, "suggest a fix that breaks the syntax")
 	Analyzer.Flags.BoolVar(&editable, "editable", false, "offer no fix in generated files")
+	Analyzer.Flags.BoolVar(&group, "group", false, "report a package's calls as one grouped finding")
 }
 
 const budgetPath = "github.com/retrylint/retrylint/budget"
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass, report func(analysis.Diagnostic)) error {
 	if panics {
 		panic("sleeptest: boom\nsecond line")
 	}
@@ -90,13 +151,13 @@ func run(pass *analysis.Pass) (any, error) {
 		if editable && ast.IsGenerated(enclosingFile(pass, call)) {
 			diag.SuggestedFixes = nil
 		}
-		pass.Report(diag)
+		report(diag)
 		if dup {
 			diag.Message = "call to time.Sleep again"
-			pass.Report(diag)
+			report(diag)
 		}
 		if lit, ok := call.Args[0].(*ast.BasicLit); ok && zero && lit.Value == "0" {
-			pass.Report(analysis.Diagnostic{
+			report(analysis.Diagnostic{
 				Pos:     call.Pos(),
 				End:     call.End(),
 				Message: "zero sleep",
@@ -107,7 +168,7 @@ func run(pass *analysis.Pass) (any, error) {
 			})
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func enclosingFile(pass *analysis.Pass, n ast.Node) *ast.File {

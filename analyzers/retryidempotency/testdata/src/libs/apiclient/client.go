@@ -21,7 +21,7 @@ type Client struct {
 
 func NewClient(token string) *Client {
 	c := &Client{token: token, headers: http.Header{}}
-	c.http = &retryablehttp.Client{
+	c.http = &retryablehttp.Client{ // want `retrying client re-sends writes \(PATCH, POST\) without an idempotency key at 3 request sites`
 		Backoff:      retryablehttp.LinearJitterBackoff,
 		CheckRetry:   c.checkRetry,
 		HTTPClient:   &http.Client{Timeout: 30 * time.Second},
@@ -97,7 +97,7 @@ func (c *Client) NewRequestWithHeaders(method, path string, h http.Header) (*Req
 }
 
 // Do sends the request, retried by the client.
-func (r *Request) Do(ctx context.Context, v any) error {
+func (r *Request) Do(ctx context.Context, v any) error { // related: the requests are re-sent through Do here
 	resp, err := r.http.Do(r.req.WithContext(ctx))
 	if err != nil {
 		return err

@@ -8,10 +8,11 @@ import (
 
 type Run struct{ ID string }
 
-// Writes built in this package and sent by Do.
+// Writes built in this package and sent by Do: one finding, at the
+// client's construction (client.go), with each write as a related position.
 
 func (c *Client) CreateRun(ctx context.Context, opts any) (*Run, error) {
-	req, err := c.NewRequest("POST", "runs", opts) // want `POST request is re-sent by a retrying client without an idempotency key`
+	req, err := c.NewRequest("POST", "runs", opts) // related: POST request built here
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +24,7 @@ func (c *Client) CreateRun(ctx context.Context, opts any) (*Run, error) {
 }
 
 func (c *Client) UpdateRun(ctx context.Context, id string, opts any) (*Run, error) {
-	req, err := c.NewRequest(http.MethodPatch, "runs/"+id, opts) // want `PATCH request is re-sent by a retrying client without an idempotency key`
+	req, err := c.NewRequest(http.MethodPatch, "runs/"+id, opts) // related: PATCH request built here
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +33,7 @@ func (c *Client) UpdateRun(ctx context.Context, id string, opts any) (*Run, erro
 }
 
 func (c *Client) CreateRunFixed(ctx context.Context, opts any) error {
-	req, err := c.NewCreate("runs", opts) // want `POST request is re-sent by a retrying client without an idempotency key`
+	req, err := c.NewCreate("runs", opts) // related: POST request built here
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,3 @@
+module example.com/grouped
+
+go 1.26

@@ -1,0 +1,5 @@
+package svc
+
+import "time"
+
+func B() { time.Sleep(2 * time.Second) }
