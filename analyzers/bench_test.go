@@ -8,8 +8,18 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/internal/sites"
 	"github.com/retrylint/retrylint/internal/driver"
 )
+
+// v3 reads the model v3's result, so that suite+v3 measures what running
+// it in the shadow of the suite costs (SSA and summaries included).
+var v3 = &analysis.Analyzer{
+	Name:     "v3shadow",
+	Doc:      "reads the model v3 (benchmark only)",
+	Requires: []*analysis.Analyzer{sites.Analyzer},
+	Run:      func(*analysis.Pass) (any, error) { return nil, nil },
+}
 
 // noopFact makes the no-op analyzer need facts, so the driver loads and
 // type-checks every dependency from source, exactly as for the suite.
@@ -26,9 +36,8 @@ var noop = &analysis.Analyzer{
 
 // BenchmarkSuiteOverhead compares, in one run, the same driver over the
 // same packages with a no-op analyzer and with the six analyzers:
-// suite/noop is the analyzers' cost on top of loading and type-checking
-// (the model v3's SSA and summaries included: the suite's model requires
-// it).
+// suite/noop is the analyzers' cost on top of loading and type-checking;
+// suite+v3/noop the same with the model v3 running beside the suite.
 //
 // It reports wall time (ns/op) and the process's CPU time (cpu-ns/op).
 //
@@ -46,6 +55,7 @@ func BenchmarkSuiteOverhead(b *testing.B) {
 	}{
 		{"noop", []*analysis.Analyzer{noop}},
 		{"suite", analyzers.All()},
+		{"suite+v3", append(analyzers.All(), v3)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			start := cpuTime()

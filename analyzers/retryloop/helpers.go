@@ -29,9 +29,6 @@ func (w *walker) ownSites(env *libmodel.Env, fns []*fnScope) []*Site {
 		if r == nil && fs.obj != nil {
 			r = w.pollRetrier(fs) // a helper polling a condition
 		}
-		if r == nil {
-			r = w.v3Retrier(fs) // a wrapper v3's summaries found
-		}
 		rs := w.resendFact(fs, append(slices.Clip(libSites), w.quiet...))
 		if r != nil || rs != nil {
 			f := w.facts[fs.obj]

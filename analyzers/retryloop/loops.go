@@ -386,7 +386,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 		return nil
 	}
 	s := &sim{w: w, info: w.info, ops: ops, loop: loop, label: label, cond: cond, headWait: headWait}
-	site := w.simulate3(s, body.List)
+	site := w.simulate(s, body.List)
 	if site == nil {
 		return nil
 	}
@@ -921,21 +921,20 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	}
 	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
 	jump, onError := w.gotoJumps(rest, lbl)
+	if jump == nil || !onError {
+		return nil
+	}
 	// The statements from the label on, spanning their source.
 	blk := &ast.BlockStmt{Lbrace: ls.Pos(), List: rest}
 	ops := w.opsIn(blk)
-	if jump == nil || len(ops) == 0 || w.gotoFailover(rest, lbl, ops) {
+	if len(ops) == 0 {
+		return nil
+	}
+	if w.gotoFailover(rest, lbl, ops) {
 		return nil
 	}
 	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
-	if !onError {
-		// The jump is not under an error test; the model v3 decides
-		// whether a failure of some operation leads to it.
-		if forced, _ := w.v3.forced(s, rest); len(forced) == 0 {
-			return nil
-		}
-	}
-	site := w.simulate3(s, rest)
+	site := w.simulate(s, rest)
 	if site == nil {
 		return nil
 	}

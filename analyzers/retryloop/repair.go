@@ -33,15 +33,7 @@ func (w *walker) repair(site *Site) bool {
 	default:
 		return false
 	}
-	if site.Consume || len(site.Waits) > 0 {
-		return false
-	}
-	if site.v3Fail != nil {
-		// The model v3 tells the status tests that send a failure
-		// round from the others: each is judged like an error's.
-		return w.repairV3(site, body)
-	}
-	if site.StatusRetry {
+	if site.StatusRetry || site.Consume || len(site.Waits) > 0 {
 		return false
 	}
 	rounds := 0
@@ -64,38 +56,6 @@ func (w *walker) repair(site *Site) bool {
 		}
 	}
 	return rounds > 0
-}
-
-// repairV3 is repair for a site the model v3 found: the if statement of
-// every condition that sends a failure round is a repair branch, taken to
-// go round at its end.
-func (w *walker) repairV3(site *Site, body *ast.BlockStmt) bool {
-	for _, pos := range site.v3Fail {
-		ifs := condIf(body, pos)
-		if ifs == nil || !w.repairBranch(site, ifs, ifs.Body.Rbrace) {
-			return false
-		}
-	}
-	return len(site.v3Fail) > 0
-}
-
-// condIf returns the innermost if statement of body whose condition holds
-// pos, or nil.
-func condIf(body *ast.BlockStmt, pos token.Pos) *ast.IfStmt {
-	var found *ast.IfStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil || !pos.IsValid() || pos < n.Pos() || n.End() <= pos {
-			return false
-		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Cond.Pos() <= pos && pos < ifs.Cond.End() {
-			found = ifs
-		}
-		return true
-	})
-	return found
 }
 
 // enclosingIf returns the innermost if statement of body whose then

@@ -13,7 +13,6 @@ import (
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/optlist"
-	"github.com/retrylint/retrylint/analyzers/internal/sites"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"github.com/retrylint/retrylint/analyzers/internal/follow"
@@ -36,7 +35,6 @@ func New() *analysis.Analyzer {
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, opts) },
 		ResultType: reflect.TypeFor[*Result](),
 		FactTypes:  []analysis.Fact{new(FuncFact), new(PkgFact)},
-		Requires:   []*analysis.Analyzer{sites.Analyzer},
 	}
 	// The lists are checked and normalised by optlist when set, so the
 	// command line, go vet and the golangci-lint plugin reject the same
@@ -106,8 +104,6 @@ type walker struct {
 	statusCopies map[copyKey]*ast.SelectorExpr
 	// localFuncs caches localFunc per variable and function body.
 	localFuncs map[copyKey]*ast.FuncLit
-	// v3 is what the model v3 found of the package's cycles.
-	v3 *v3
 }
 
 func run(pass *analysis.Pass, opts *options) (any, error) {
@@ -120,8 +116,6 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 		remote: map[*types.Func]bool{},
 		budget: map[*types.Func]bool{},
 	}
-	v3res, _ := pass.ResultOf[sites.Analyzer].(*sites.Result)
-	w.v3 = newV3(v3res)
 	// Fast path: a package that reaches neither time, the network, a
 	// context nor a package with facts can hold no wait, remote call or
 	// deadline, so no retry site it has can be reported.

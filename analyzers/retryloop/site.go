@@ -321,9 +321,6 @@ const (
 // Site is one retry site.
 type Site struct {
 	Shape Shape
-	// v3Fail: for a site the model v3 found and this walk did not, the
-	// conditions that send each failure round (their positions).
-	v3Fail []token.Pos
 	// Node is the loop (*ast.ForStmt, *ast.RangeStmt), the labeled
 	// statement, the recursive *ast.FuncDecl or the library *ast.CallExpr.
 	Node ast.Node
