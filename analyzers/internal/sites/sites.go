@@ -276,9 +276,12 @@ func (m *model) param(v ssa.Value) (*ssa.Function, int) {
 
 // forwardedCall returns the function value a closure calls, when the
 // closure wraps one operation: it calls exactly one function value that
-// is not a static function (its captured operation).
+// is not a static function (its captured operation), and what it returns
+// is that call's outcome (or a constant, or the outcome wrapped): a
+// closure that calls a body getter and returns another call's outcome
+// wraps an operation of its own.
 func forwardedCall(fn *ssa.Function) ssa.Value {
-	var out ssa.Value
+	var out *ssa.Call
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			call, ok := in.(*ssa.Call)
@@ -288,10 +291,126 @@ func forwardedCall(fn *ssa.Function) ssa.Value {
 			if out != nil {
 				return nil
 			}
-			out = call.Call.Value
+			out = call
 		}
 	}
-	return out
+	if out == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		if r, ok := last(b).(*ssa.Return); ok && len(r.Results) > 0 && !onlyFrom(r.Results[len(r.Results)-1], out, 0) {
+			return nil
+		}
+	}
+	return out.Call.Value
+}
+
+// onlyFrom reports whether v is made only of call's results, constants
+// and calls handed them (an error wrapped).
+func onlyFrom(v ssa.Value, call *ssa.Call, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		if x == call {
+			return true
+		}
+		for _, a := range x.Call.Args {
+			if mentions(a, call, depth+1) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Const:
+		return true
+	case *ssa.Extract:
+		return onlyFrom(x.Tuple, call, depth+1)
+	case *ssa.MakeInterface:
+		return onlyFrom(x.X, call, depth+1)
+	case *ssa.ChangeType:
+		return onlyFrom(x.X, call, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !onlyFrom(e, call, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Slice:
+		return onlyFrom(x.X, call, depth+1) // the variadic arguments of a wrapping call
+	case *ssa.Alloc:
+		return storedOnlyFrom(x, call, depth)
+	case *ssa.IndexAddr:
+		return onlyFrom(x.X, call, depth+1)
+	case *ssa.UnOp:
+		return x.Op == token.MUL && onlyFrom(x.X, call, depth+1)
+	}
+	return false
+}
+
+// mentions reports whether v is made with one of call's results (an
+// argument list of a wrapping call holds it beside others).
+func mentions(v ssa.Value, call *ssa.Call, depth int) bool {
+	if sl, ok := v.(*ssa.Slice); ok {
+		if a, ok := sl.X.(*ssa.Alloc); ok && a.Referrers() != nil {
+			for _, r := range *a.Referrers() {
+				ia, ok := r.(*ssa.IndexAddr)
+				if !ok || ia.Referrers() == nil {
+					continue
+				}
+				for _, x := range *ia.Referrers() {
+					if st, ok := x.(*ssa.Store); ok && onlyFrom(st.Val, call, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return onlyFrom(v, call, depth)
+}
+
+// storedOnlyFrom reports whether every value stored in the cell a holds
+// (directly or in an element) is made only of call's results.
+func storedOnlyFrom(a *ssa.Alloc, call *ssa.Call, depth int) bool {
+	refs := a.Referrers()
+	if refs == nil {
+		return false
+	}
+	stored := false
+	for _, r := range *refs {
+		var st *ssa.Store
+		switch r := r.(type) {
+		case *ssa.Store:
+			st = r
+		case *ssa.IndexAddr:
+			if rr := r.Referrers(); rr != nil {
+				for _, x := range *rr {
+					if s, ok := x.(*ssa.Store); ok && !onlyFrom(s.Val, call, depth+1) {
+						return false
+					}
+				}
+			}
+			stored = true
+			continue
+		}
+		if st != nil {
+			if !onlyFrom(st.Val, call, depth+1) {
+				return false
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
+// last returns b's terminating instruction, or nil.
+func last(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
 }
 
 // sigIndices converts SSA parameter indices of fn to signature indices

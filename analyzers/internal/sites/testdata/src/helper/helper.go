@@ -67,3 +67,25 @@ func Logged(ctx context.Context, op func() error) error {
 func Caller(ctx context.Context) error {
 	return Wrap(func() error { return send(ctx) }) // want `helper call`
 }
+
+// Upload hands Retry an attempt that rewinds the body with getBody and
+// returns the send's outcome: getBody is not the operation retried, so
+// Upload is no wrapper; the attempt is an operation of its own.
+func Upload(ctx context.Context, getBody func() error) error {
+	return Retry(3, func() error { // want `helper call`
+		if err := getBody(); err != nil {
+			return err
+		}
+		return send(ctx)
+	})
+}
+
+// WrapLogged wraps its operation's error before returning it: a wrapper.
+func WrapLogged(op func() error) error { // want `retries params \[0\]`
+	return Retry(3, func() error {
+		if err := op(); err != nil {
+			return errors.Join(errBusy, err)
+		}
+		return nil
+	})
+}
