@@ -77,6 +77,9 @@ type Site struct {
 	// Status: the test that sends failure round compares a status code
 	// the operation returned, not its error.
 	Status bool
+	// Evidence is what the loop site's values say of its attempts (the
+	// zero value, all unknown, for a consume or recursive site).
+	Evidence Evidence
 	// Recursive is the call of the function itself that runs the
 	// operation again, for a site whose cycle is the call graph's (Header
 	// is then nil).
@@ -197,6 +200,7 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 			if len(s.Exits) > 0 {
 				s.Kind = Retry
 				s.Waits = p.waits(fail, b)
+				s.Evidence = p.evidence(fail, b)
 				return s
 			}
 			if t.known && (p.consumes(fail, succ, b) || p.choosesDelay(fail, succ, b)) {

@@ -29,3 +29,24 @@ var reporter = &analysis.Analyzer{
 func TestShapes(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), reporter, "shapes")
 }
+
+// evidencer reports each retry site's evidence at its operation.
+var evidencer = &analysis.Analyzer{
+	Name:     "flowevidence",
+	Doc:      "report the v3 engine's evidence of each retry site (test only)",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, fn := range pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs {
+			for _, s := range flow.Sites(fn) {
+				if s.Kind == flow.Retry && s.Header != nil {
+					pass.Reportf(s.Op.Pos(), "%s", s.Evidence)
+				}
+			}
+		}
+		return nil, nil
+	},
+}
+
+func TestEvidence(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), evidencer, "evidence")
+}
