@@ -16,11 +16,13 @@
 package main
 
 import (
+	"fmt"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/singlechecker"
 
+	"github.com/retrylint/retrylint/analyzers/internal/flow"
 	"github.com/retrylint/retrylint/analyzers/internal/sites"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
@@ -66,6 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if m := innermost(loops2, s.Op.Pos()); m != nil {
 			matched[m] = true
 			pass.Reportf(s.Op.Pos(), "both %s %s", s.Kind, kind2(m))
+			if s.Kind == flow.Retry && s.Header != nil && !m.Consume {
+				pass.Reportf(s.Op.Pos(), "evidence %s", compare(s.Evidence, m))
+			}
 			continue
 		}
 		pass.Reportf(s.Op.Pos(), "v3 only %s", s.Kind)
@@ -87,6 +92,33 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// compare says whether v3's evidence of a retry loop agrees with what v2
+// found of the same site: "bound agree, delay v2 fixed v3 unknown, jitter
+// agree". Counted in aggregate, it measures how far v3's values are from
+// carrying the checks.
+func compare(ev flow.Evidence, s *retryloop.Site) string {
+	b2 := map[retryloop.Bound]flow.Bound{
+		retryloop.BoundNone: flow.BoundNone, retryloop.BoundCounter: flow.BoundCounter,
+		retryloop.BoundElapsed: flow.BoundDeadline, retryloop.BoundDeadline: flow.BoundDeadline,
+		retryloop.BoundUnknown: flow.BoundUnknown,
+	}[s.Bound]
+	d2 := map[retryloop.Growth]flow.Delay{
+		retryloop.GrowthAbsent: flow.DelayNone, retryloop.GrowthFixed: flow.DelayFixed,
+		retryloop.GrowthGrowing: flow.DelayGrowing, retryloop.GrowthUnknown: flow.DelayUnknown,
+		retryloop.GrowthServer: flow.DelayUnknown,
+	}[s.Delay()]
+	return agree("bound", b2.String(), ev.Bound.String()) + ", " +
+		agree("delay", d2.String(), ev.Delay.String()) + ", " +
+		agree("jitter", fmt.Sprint(s.Jittered()), fmt.Sprint(ev.Jitter))
+}
+
+func agree(what, v2, v3 string) string {
+	if v2 == v3 {
+		return what + " agree"
+	}
+	return what + " v2 " + v2 + " v3 " + v3
 }
 
 func kind2(s *retryloop.Site) string {
