@@ -61,11 +61,20 @@ func (e Evidence) String() string {
 }
 
 // evidence computes a loop site's evidence from the edges by which its
-// failure leaves the cycle (any test's, a context's or another call's
-// included) and the waits on its way round from fail.
+// failure leaves the cycle and the waits on its way round from fail.
 func (p *paths) evidence(fail, from *ssa.BasicBlock) Evidence {
 	ev := Evidence{Bound: BoundNone, Delay: DelayNone}
-	p.walk(fail, from, nil, nil, func(e Edge) {
+	// Failure leaves by its own tests, a deadline's, a predicate's, or any
+	// test no operation's outcome decides; not by another operation's failure
+	// (a refresh that fails ends nothing while the operation keeps failing
+	// and the refresh succeeding).
+	keep := func(b, s *ssa.BasicBlock) bool {
+		if ifi, ok := last(b).(*ssa.If); ok && (p.deadlineTest(ifi.Cond, 0) || p.predicate(ifi.Cond)) {
+			return true
+		}
+		return p.ownOutcome(b, s)
+	}
+	p.walk(fail, from, keep, nil, func(e Edge) {
 		if aborts(e.To) {
 			return
 		}
@@ -329,6 +338,28 @@ func randomCall(c *ssa.Call) bool {
 	switch f.Pkg.Pkg.Path() {
 	case "math/rand", "math/rand/v2":
 		return true
+	}
+	return false
+}
+
+// predicate reports whether cond tests only calls that return no error (a
+// limit a policy keeps, tries()): a test, not another operation failing.
+func (p *paths) predicate(cond ssa.Value) bool {
+	ts := p.a.tests(cond)
+	for _, t := range ts {
+		if returnsError(t.op) {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+func returnsError(c *ssa.Call) bool {
+	res := c.Call.Signature().Results()
+	for i := range res.Len() {
+		if isError(res.At(i).Type()) {
+			return true
+		}
 	}
 	return false
 }

@@ -79,3 +79,20 @@ func configured(ctx context.Context, c cfg) error {
 		time.Sleep(c.wait)
 	}
 }
+
+func refresh(ctx context.Context) error { return nil }
+
+// Leaving when another call fails bounds nothing: while op keeps failing
+// and refresh succeeds, the loop goes on.
+func refreshing(ctx context.Context) error {
+	for {
+		err := op(ctx) // want `bound=none delay=fixed jitter=false`
+		if err == nil {
+			return nil
+		}
+		if err := refresh(ctx); err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
