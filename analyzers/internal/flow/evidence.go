@@ -87,6 +87,11 @@ func (p *paths) evidence(fail, from *ssa.BasicBlock) Evidence {
 		for _, in := range b.Instrs {
 			d, ok := p.a.delayValue(in)
 			if !ok {
+				if _, waits := p.a.wait(in); waits && ev.Delay == DelayNone {
+					// a wait whose delay is set elsewhere (a helper of
+					// the package, a ticker's period)
+					ev.Delay = DelayUnknown
+				}
 				continue
 			}
 			v := p.classify(d)

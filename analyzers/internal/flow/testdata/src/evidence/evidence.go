@@ -96,3 +96,16 @@ func refreshing(ctx context.Context) error {
 		time.Sleep(time.Second)
 	}
 }
+
+func pause() { time.Sleep(time.Second) }
+
+// A wait in a helper of the package: a wait, its delay read elsewhere.
+func paused(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		if err := op(ctx); err == nil { // want `bound=counter delay=unknown jitter=false`
+			return nil
+		}
+		pause()
+	}
+	return nil
+}
