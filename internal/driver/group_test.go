@@ -41,6 +41,19 @@ func groupedResults(t *testing.T, dir string) map[string]sarifResult {
 
 func validateSARIF(t *testing.T, out string) {
 	t.Helper()
+	schema := compileSARIFSchema(t)
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	if err := schema.Validate(v); err != nil {
+		t.Fatalf("output does not validate: %v\n%s", err, out)
+	}
+}
+
+// compileSARIFSchema compiles the SARIF 2.1.0 schema kept in testdata.
+func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
 	f, err := os.Open(filepath.Join(testdata, "sarif", "sarif-2.1.0-rtm.5.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,13 +71,7 @@ func validateSARIF(t *testing.T, out string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
-	if err != nil {
-		t.Fatalf("output is not JSON: %v", err)
-	}
-	if err := schema.Validate(v); err != nil {
-		t.Fatalf("output does not validate: %v\n%s", err, out)
-	}
+	return schema
 }
 
 // editFile replaces old with new in the file name.

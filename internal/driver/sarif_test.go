@@ -3,7 +3,6 @@ package driver
 import (
 	"encoding/json"
 	"go/token"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -17,24 +16,7 @@ import (
 // schema (see testdata/cli/sarif/README.md) and checks the fields
 // that code scanning reads.
 func TestSARIF(t *testing.T) {
-	schemaFile := filepath.Join(testdata, "sarif", "sarif-2.1.0-rtm.5.json")
-	f, err := os.Open(schemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := compileSARIFSchema(t)
 
 	validate := func(t *testing.T, out string) map[string]any {
 		t.Helper()

@@ -140,12 +140,7 @@ func (a *analysis) delay(in ssa.Instruction, depth int) bool {
 	if callee == nil {
 		return false
 	}
-	for _, name := range []string{"Sleep", "After", "NewTimer", "Tick"} {
-		if isTimeFunc(callee, name) {
-			return true
-		}
-	}
-	if isTimerReset(callee) {
+	if _, ok := a.delayValue(in); ok || isTimeFunc(callee, "Tick") {
 		return true
 	}
 	if depth < 2 && callee.Pkg != nil && callee.Pkg == a.fn.Pkg {

@@ -298,8 +298,10 @@ func forwardedCall(fn *ssa.Function) ssa.Value {
 		return nil
 	}
 	for _, b := range fn.Blocks {
-		if r, ok := last(b).(*ssa.Return); ok && len(r.Results) > 0 && !onlyFrom(r.Results[len(r.Results)-1], out, 0) {
-			return nil
+		for _, in := range b.Instrs {
+			if r, ok := in.(*ssa.Return); ok && len(r.Results) > 0 && !onlyFrom(r.Results[len(r.Results)-1], out, 0) {
+				return nil
+			}
 		}
 	}
 	return out.Call.Value
@@ -337,14 +339,6 @@ func onlyFrom(v ssa.Value, call *ssa.Call, depth int) bool {
 			}
 		}
 		return true
-	case *ssa.Slice:
-		return onlyFrom(x.X, call, depth+1) // the variadic arguments of a wrapping call
-	case *ssa.Alloc:
-		return storedOnlyFrom(x, call, depth)
-	case *ssa.IndexAddr:
-		return onlyFrom(x.X, call, depth+1)
-	case *ssa.UnOp:
-		return x.Op == token.MUL && onlyFrom(x.X, call, depth+1)
 	}
 	return false
 }
@@ -369,48 +363,6 @@ func mentions(v ssa.Value, call *ssa.Call, depth int) bool {
 		return false
 	}
 	return onlyFrom(v, call, depth)
-}
-
-// storedOnlyFrom reports whether every value stored in the cell a holds
-// (directly or in an element) is made only of call's results.
-func storedOnlyFrom(a *ssa.Alloc, call *ssa.Call, depth int) bool {
-	refs := a.Referrers()
-	if refs == nil {
-		return false
-	}
-	stored := false
-	for _, r := range *refs {
-		var st *ssa.Store
-		switch r := r.(type) {
-		case *ssa.Store:
-			st = r
-		case *ssa.IndexAddr:
-			if rr := r.Referrers(); rr != nil {
-				for _, x := range *rr {
-					if s, ok := x.(*ssa.Store); ok && !onlyFrom(s.Val, call, depth+1) {
-						return false
-					}
-				}
-			}
-			stored = true
-			continue
-		}
-		if st != nil {
-			if !onlyFrom(st.Val, call, depth+1) {
-				return false
-			}
-			stored = true
-		}
-	}
-	return stored
-}
-
-// last returns b's terminating instruction, or nil.
-func last(b *ssa.BasicBlock) ssa.Instruction {
-	if len(b.Instrs) == 0 {
-		return nil
-	}
-	return b.Instrs[len(b.Instrs)-1]
 }
 
 // sigIndices converts SSA parameter indices of fn to signature indices

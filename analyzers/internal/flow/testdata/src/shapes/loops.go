@@ -514,3 +514,17 @@ func expectFailureFatal(ctx context.Context, t fataler) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Not a look-alike: giving up panics, success returns; a retry all the same.
+func retryThenPanic(ctx context.Context) {
+	for i := 0; ; i++ {
+		err := op(ctx) // want `retry site`
+		if err == nil {
+			return
+		}
+		if i == 3 {
+			panic(err)
+		}
+		time.Sleep(time.Second)
+	}
+}

@@ -89,3 +89,12 @@ func WrapLogged(op func() error) error { // want `retries params \[0\]`
 		return nil
 	})
 }
+
+// WrapNamed's closure returns its named result, set once from the
+// operation: a wrapper.
+func WrapNamed(op func() error) error { // want `retries params \[0\]`
+	return Retry(3, func() (err error) {
+		err = op()
+		return
+	})
+}
