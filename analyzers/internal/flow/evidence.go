@@ -54,10 +54,12 @@ type Evidence struct {
 	Delay Delay
 	// Jitter: a value from math/rand flows into the delay.
 	Jitter bool
+	// Deadline is the deadline the operation's attempts run under.
+	Deadline Deadline
 }
 
 func (e Evidence) String() string {
-	return fmt.Sprintf("bound=%s delay=%s jitter=%t", e.Bound, e.Delay, e.Jitter)
+	return fmt.Sprintf("bound=%s delay=%s jitter=%t deadline=%s", e.Bound, e.Delay, e.Jitter, e.Deadline)
 }
 
 // evidence computes a loop site's evidence from the edges by which its

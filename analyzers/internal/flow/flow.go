@@ -201,6 +201,7 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 				s.Kind = Retry
 				s.Waits = p.waits(fail, b)
 				s.Evidence = p.evidence(fail, b)
+				s.Evidence.Deadline = OpDeadline(t.op)
 				return s
 			}
 			if t.known && (p.consumes(fail, succ, b) || p.choosesDelay(fail, succ, b)) {

@@ -66,6 +66,10 @@ type Helper struct {
 	Library string
 	// Op is the operation handed over.
 	Op ssa.Value
+	// Deadline is the deadline the handed operation's attempts run
+	// under, as far as its body shows (a closure, a function of the
+	// package).
+	Deadline flow.Deadline
 }
 
 // Analyzer is the model v3.
@@ -216,7 +220,7 @@ func (m *model) helpers(fn *ssa.Function) []*Helper {
 				if owner, _ := m.param(arg); owner != nil {
 					continue // a wrapper: its callers hand the operation
 				}
-				h := &Helper{Call: call, Op: arg}
+				h := &Helper{Call: call, Op: arg, Deadline: flow.HandedDeadline(arg)}
 				if l, ok := m.lib[call.Pos()]; ok {
 					h.Library = l.library
 				} else if obj, ok := call.Call.StaticCallee().Object().(*types.Func); ok {

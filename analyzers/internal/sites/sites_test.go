@@ -19,7 +19,7 @@ var reporter = &analysis.Analyzer{
 	Run: func(pass *analysis.Pass) (any, error) {
 		res := pass.ResultOf[sites.Analyzer].(*sites.Result)
 		for _, h := range res.Helpers {
-			pass.Reportf(h.Call.Pos(), "helper call")
+			pass.Reportf(h.Call.Pos(), "helper call deadline=%s", h.Deadline)
 		}
 		for fn, idx := range res.Summaries {
 			if fn.Object() != nil {

@@ -60,12 +60,12 @@ func Each(ops []func() error) error {
 // own, not its parameter.
 func Logged(ctx context.Context, op func() error) error {
 	_ = op()
-	return Retry(2, func() error { return send(ctx) }) // want `helper call`
+	return Retry(2, func() error { return send(ctx) }) // want `helper call deadline=caller`
 }
 
 // Caller hands a helper an operation of its own.
 func Caller(ctx context.Context) error {
-	return Wrap(func() error { return send(ctx) }) // want `helper call`
+	return Wrap(func() error { return send(ctx) }) // want `helper call deadline=caller`
 }
 
 // Upload hands Retry an attempt that rewinds the body with getBody and
@@ -97,4 +97,27 @@ func WrapNamed(op func() error) error { // want `retries params \[0\]`
 		err = op()
 		return
 	})
+}
+
+// Each attempt runs under a context made here with no deadline.
+func Detached() error {
+	return Retry(3, func() error { return send(context.Background()) }) // want `helper call deadline=none`
+}
+
+// A named operation of the package whose body makes its own timeout.
+func Timed() error {
+	return Retry(3, timed) // want `helper call deadline=set`
+}
+
+func timed() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for range 1 { // a body the model keeps
+	}
+	return send(ctx)
+}
+
+// Look-alike: the operation's context is the one the helper hands it.
+func Handed(ctx context.Context) error {
+	return WrapCtx(ctx, func(ctx context.Context) error { return send(ctx) }) // want `helper call deadline=unknown`
 }

@@ -11,7 +11,7 @@ import (
 func send(ctx context.Context) error { return nil }
 
 func Send(ctx context.Context) error {
-	return helper.WrapCtx(ctx, send) // want `helper call`
+	return helper.WrapCtx(ctx, send) // want `helper call deadline=unknown`
 }
 
 func SendWith(ctx context.Context, c *helper.Client) error {

@@ -1,0 +1,76 @@
+// Command describe runs the suite and, beside its findings, reports what
+// each model found of every site: the v2 model's description
+// ("retry site: shape=counted bound=counter ...", local, repair) and, for
+// the loop sites v3 finds, its evidence. An aggregate script joins them
+// with the labels: on the frozen test split, only counts by property.
+package main
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/internal/sites"
+	"github.com/retrylint/retrylint/analyzers/retryloop"
+)
+
+var describe = &analysis.Analyzer{
+	Name:     "describe",
+	Doc:      "describe every site of both models",
+	Requires: []*analysis.Analyzer{retryloop.Analyzer, sites.Analyzer},
+	Run:      run,
+}
+
+func main() { multichecker.Main(append(analyzers.All(), describe)...) }
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	for _, s := range res.Sites {
+		pass.Reportf(s.Pos, "v2 %s", desc(s))
+	}
+	for _, s := range res.Quiet {
+		pass.Reportf(s.Pos, "v2quiet %s", desc(s))
+	}
+	v3 := pass.ResultOf[sites.Analyzer].(*sites.Result)
+	for _, s := range v3.Loops {
+		pos := s.Op.Pos()
+		if s.Lo.IsValid() {
+			pos = s.Lo
+		}
+		pass.Reportf(pos, "v3 %s status=%t %s", s.Kind, s.Status, s.Evidence)
+	}
+	for _, h := range v3.Helpers {
+		pass.Reportf(h.Call.Pos(), "v3 helper deadline=%s", h.Deadline)
+	}
+	return nil, nil
+}
+
+func desc(s *retryloop.Site) string {
+	d := strings.TrimPrefix(s.String(), "retry site: ")
+	if s.Local {
+		d += " local"
+	}
+	if s.Repair {
+		d += " repair"
+	}
+	if s.StatusRetry {
+		d += " status"
+	}
+	if s.Ctx.AttemptTimeout {
+		d += " attempttimeout"
+	}
+	if s.Ctx.InScope != nil {
+		d += " ctxinscope"
+	}
+	ev := s.Evidence()
+	for _, p := range []struct {
+		name string
+		e    retryloop.Evidence
+	}{{"Wait", ev.Wait}, {"Jitter", ev.Jitter}, {"Remote", ev.Remote}, {"Handed", ev.Handed}, {"Budget", ev.Budget},
+		{"Cap", ev.Cap}, {"Stop", ev.Stop}, {"Deadline", ev.Deadline}, {"Cancel", ev.Cancel}} {
+		d += " " + p.name + "=" + p.e.State.String()
+	}
+	return d + " Delay=" + ev.Delay.String()
+}
