@@ -18,6 +18,9 @@
 #   ACCURACY_NOSCORE  if set, run and keep the raw results, score nothing
 #   ACCURACY_BIN   a retrylint binary to use (default: built from this checkout)
 #   ACCURACY_SCORED  what to call that binary in RESULTS.md (its commit)
+#   ACCURACY_FAILMODES  if set, also count what the models found at each
+#                  check's misses (ACCURACY_BIN built from
+#                  analyzers/internal/flow/shadow/describe; aggregate only)
 #   ACCURACY_MIRRORS  where the search tool's fetch put repository snapshots
 #                  (default /work/.mirror): modules.tsv rows whose source is
 #                  fetch:OWNER/NAME are read from OWNER+NAME/repo at the
@@ -108,6 +111,7 @@ labels=$split/labels.tsv
 args=(-labels "$labels" -results "$out")
 # The test split is read in aggregate only: nobody reads its sites.
 [ "$split" != "$here" ] && args+=(-aggregate)
+[ -n "${ACCURACY_FAILMODES:-}" ] && args+=(-failmodes)
 args+=(-scored "$scored")
 [ -z "$filter" ] && args+=(-md "$split/RESULTS.md")
 (cd "$root" && go run ./accuracy/score "${args[@]}")

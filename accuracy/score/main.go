@@ -70,6 +70,7 @@ func main() {
 	sampleN := flag.Int("sample", 0, "with -sample-out, write this many findings outside labeled spans, drawn at random, for a judge")
 	sampleOut := flag.String("sample-out", "", "file for the -sample findings (never printed: the judge reads it, the scorer's reader does not)")
 	seed := flag.Uint64("seed", 1, "seed of the -sample draw")
+	failModes := flag.Bool("failmodes", false, "with results of the shadow/describe command: also print, per analyzer, the properties the models found at its false negatives and false positives, counted (aggregate only)")
 	flag.Parse()
 	if *results == "" {
 		fmt.Fprintln(os.Stderr, "score: -results is required")
@@ -98,6 +99,15 @@ func main() {
 		}
 		findings = append(findings, fs...)
 	}
+	// Only the suite's findings are scored; a describe run's descriptions
+	// of sites are read for -failmodes.
+	var descs []*finding
+	findings = slices.DeleteFunc(findings, func(f *finding) bool {
+		if f.analyzer == describer {
+			descs = append(descs, f)
+		}
+		return !slices.Contains(analyzers, f.analyzer)
+	})
 	assign(labels, findings)
 	if *sampleOut != "" {
 		n, err := writeSample(*sampleOut, findings, *sampleN, *seed)
@@ -109,6 +119,9 @@ func main() {
 	}
 	rep := report(labels, findings, missing, *scored)
 	fmt.Print(rep)
+	if *failModes {
+		fmt.Print(failmodes(labels, descs))
+	}
 	if *md != "" {
 		if err := os.WriteFile(*md, []byte(rep), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "score:", err)

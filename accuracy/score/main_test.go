@@ -150,3 +150,36 @@ func TestGroupedSites(t *testing.T) {
 		t.Errorf("per module: %q, want %q", got, want)
 	}
 }
+
+// The fail-mode counts name what the models found in the spans of false
+// negatives and false positives, once per row, and nothing of the rows
+// themselves (no path, no line).
+func TestFailmodes(t *testing.T) {
+	fn := &label{module: "m", path: "secret/a.go", line: 10, end: 20, analyzer: "retrysleep", label: "flag"}
+	fn2 := &label{module: "m", path: "secret/b.go", line: 1, end: 5, analyzer: "retrysleep", label: "flag"}
+	fp := &label{module: "m", path: "secret/c.go", line: 1, end: 5, analyzer: "retrybudget", label: "noflag"}
+	tp := &label{module: "m", path: "secret/d.go", line: 1, end: 5, analyzer: "retrysleep", label: "flag"}
+	labels := []*label{fn, fn2, fp, tp}
+	assign(labels, []*finding{
+		{module: "m", path: "secret/c.go", line: 2, analyzer: "retrybudget"},
+		{module: "m", path: "secret/d.go", line: 2, analyzer: "retrysleep"},
+	})
+	descs := []*finding{
+		{module: "m", path: "secret/a.go", line: 12, analyzer: describer, message: "v2 shape=bare delay=unknown"},
+		{module: "m", path: "secret/a.go", line: 14, analyzer: describer, message: "v2quiet shape=bare delay=fixed"},
+		{module: "m", path: "secret/c.go", line: 3, analyzer: describer, message: "v3 retry bound=none"},
+		{module: "m", path: "secret/d.go", line: 3, analyzer: describer, message: "v2 shape=counted"},
+	}
+	got := failmodes(labels, descs)
+	for _, want := range []string{
+		"- retrysleep FN: ", "v2:shape=bare 1,", "v2:delay=unknown 1,", "v2:delay=fixed 1,", "v2:no-site 1,", "v3:no-site 2",
+		"- retrybudget FP: ", "v3:bound=none 1", "v2:no-site 1",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("failmodes lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "secret") || strings.Contains(got, "shape=counted") || strings.Contains(got, "retrysleep TP") {
+		t.Errorf("failmodes names a site or counts a true positive:\n%s", got)
+	}
+}

@@ -1,8 +1,12 @@
 // Command describe runs the suite and, beside its findings, reports what
 // each model found of every site: the v2 model's description
 // ("retry site: shape=counted bound=counter ...", local, repair) and, for
-// the loop sites v3 finds, its evidence. An aggregate script joins them
-// with the labels: on the frozen test split, only counts by property.
+// the loop sites v3 finds, its evidence. The scorer joins them with the
+// labels and counts them by property at each check's misses, in
+// aggregate only (accuracy/score -failmodes):
+//
+//	go build -o /tmp/describe ./analyzers/internal/flow/shadow/describe
+//	ACCURACY_BIN=/tmp/describe ACCURACY_FAILMODES=1 accuracy/run.sh /tmp/desc '' accuracy/test/modules.tsv
 package main
 
 import (

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// describer is the analyzer name under which the shadow/describe command
+// reports what each model found of every site ("v2 shape=counted
+// bound=counter ...", "v3 retry status=false bound=none ...", "v3 helper
+// deadline=caller").
+const describer = "describe"
+
+// failmodes counts, per analyzer, what the models found in the spans of
+// its false negatives and false positives: each property of each site
+// description in the span once per row ("v2:delay=unknown"), and
+// "v2:no-site" / "v3:no-site" for a row where a model found no site. It
+// names no site, path or line: the frozen test split is read in
+// aggregate only.
+func failmodes(labels []*label, descs []*finding) string {
+	type key struct{ analyzer, outcome string }
+	counts := map[key]map[string]int{}
+	for _, l := range labels {
+		var outcome string
+		switch {
+		case !slices.Contains(analyzers, l.analyzer):
+			continue
+		case l.label == "flag" && len(l.hits) == 0:
+			outcome = "FN"
+		case l.label == "noflag" && len(l.hits) > 0:
+			outcome = "FP"
+		default:
+			continue
+		}
+		props := map[string]bool{}
+		models := map[string]bool{}
+		for _, d := range descs {
+			if d.module != l.module || d.path != l.path || d.line < l.line || d.line > l.end {
+				continue
+			}
+			words := strings.Fields(d.message)
+			if len(words) == 0 {
+				continue
+			}
+			model := strings.TrimSuffix(words[0], "quiet") // v2quiet: a site no check reports at
+			models[model] = true
+			props[model+":"+words[0]] = true
+			for _, w := range words[1:] {
+				props[model+":"+w] = true
+			}
+		}
+		for _, m := range []string{"v2", "v3"} {
+			if !models[m] {
+				props[m+":no-site"] = true
+			}
+		}
+		k := key{l.analyzer, outcome}
+		if counts[k] == nil {
+			counts[k] = map[string]int{}
+		}
+		for p := range props {
+			counts[k][p]++
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\n## What the models found where the checks miss (counts of rows)\n\n")
+	for _, a := range analyzers {
+		for _, o := range []string{"FN", "FP"} {
+			c := counts[key{a, o}]
+			if len(c) == 0 {
+				continue
+			}
+			var parts []string
+			for _, p := range slices.Sorted(maps.Keys(c)) {
+				parts = append(parts, fmt.Sprintf("%s %d", p, c[p]))
+			}
+			fmt.Fprintf(&b, "- %s %s: %s\n", a, o, strings.Join(parts, ", "))
+		}
+	}
+	return b.String()
+}
