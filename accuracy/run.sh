@@ -109,8 +109,9 @@ labels=$split/labels.tsv
 # Findings judged after the fact (outside every blind span) count too.
 [ -f "$split/labels-posthoc.tsv" ] && labels=$labels,$split/labels-posthoc.tsv
 args=(-labels "$labels" -results "$out")
-# The test split is read in aggregate only: nobody reads its sites.
-[ "$split" != "$here" ] && args+=(-aggregate)
+# The frozen test split is read in aggregate only: nobody reads its
+# sites. Every other split (the dev split, dev2) is read site by site.
+[ "$split" = "$here/test" ] && args+=(-aggregate)
 [ -n "${ACCURACY_FAILMODES:-}" ] && args+=(-failmodes)
 args+=(-scored "$scored")
 [ -z "$filter" ] && args+=(-md "$split/RESULTS.md")
