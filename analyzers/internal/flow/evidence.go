@@ -56,10 +56,44 @@ type Evidence struct {
 	Jitter bool
 	// Deadline is the deadline the operation's attempts run under.
 	Deadline Deadline
+	// Local: the operation is known to be local work (a compare-and-swap
+	// of sync/atomic, a TryLock): lockstep retries of it hit nobody.
+	Local bool
 }
 
 func (e Evidence) String() string {
-	return fmt.Sprintf("bound=%s delay=%s jitter=%t deadline=%s", e.Bound, e.Delay, e.Jitter, e.Deadline)
+	s := fmt.Sprintf("bound=%s delay=%s jitter=%t deadline=%s", e.Bound, e.Delay, e.Jitter, e.Deadline)
+	if e.Local {
+		s += " local"
+	}
+	return s
+}
+
+// localOp reports whether op is known to be local work: a function or
+// method of sync/atomic, or a TryLock of package sync.
+func localOp(op *ssa.Call) bool {
+	var pkg *types.Package
+	var name string
+	if op.Call.IsInvoke() {
+		pkg, name = op.Call.Method.Pkg(), op.Call.Method.Name()
+	} else if f := op.Call.StaticCallee(); f != nil {
+		if o := f.Origin(); o != nil {
+			f = o
+		}
+		if f.Object() != nil {
+			pkg, name = f.Object().Pkg(), f.Name()
+		}
+	}
+	if pkg == nil {
+		return false
+	}
+	switch pkg.Path() {
+	case "sync/atomic":
+		return true
+	case "sync":
+		return name == "TryLock" || name == "TryRLock"
+	}
+	return false
 }
 
 // evidence computes a loop site's evidence from the edges by which its

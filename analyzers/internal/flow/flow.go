@@ -202,6 +202,7 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 				s.Waits = p.waits(fail, b)
 				s.Evidence = p.evidence(fail, b)
 				s.Evidence.Deadline = OpDeadline(t.op)
+				s.Evidence.Local = localOp(t.op)
 				return s
 			}
 			if t.known && (p.consumes(fail, succ, b) || p.choosesDelay(fail, succ, b)) {

@@ -60,7 +60,9 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 		}
 		return false
 	}
-	if op.Call.IsInvoke() && changes(op.Call.Value) {
+	if op.Call.StaticCallee() == nil && changes(op.Call.Value) {
+		// a method of, or a function held in, a value that advances (a
+		// predicate of a list, the next node's client)
 		return true
 	}
 	return anyChanges(changes, nil, op.Call.Args...)

@@ -73,6 +73,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			continue
 		}
+		if s.Evidence.Local {
+			pass.Reportf(s.Op.Pos(), "v3 only %s local", s.Kind)
+			continue
+		}
 		pass.Reportf(s.Op.Pos(), "v3 only %s", s.Kind)
 	}
 	for _, h := range v3.Helpers {

@@ -3,6 +3,7 @@ package evidence
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -173,4 +174,14 @@ func work() error {
 	for range 1 { // a body the model keeps
 	}
 	return op(context.TODO())
+}
+
+// A compare-and-swap retried until it wins: a retry of local work.
+func casIncrement(n *atomic.Int64) {
+	for {
+		old := n.Load()
+		if n.CompareAndSwap(old, old+1) { // want `bound=none delay=none jitter=false deadline=unknown local`
+			return
+		}
+	}
 }

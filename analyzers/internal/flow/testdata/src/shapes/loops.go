@@ -528,3 +528,29 @@ func retryThenPanic(ctx context.Context) {
 		time.Sleep(time.Second)
 	}
 }
+
+// Look-alike: each lap asks the next predicate of a list whether to
+// retry; the function called advances.
+func anyPredicate(conds []func(error) bool, err error) bool {
+	for _, cond := range conds {
+		if cond(err) {
+			return true
+		}
+	}
+	return false
+}
+
+type header struct {
+	name   string
+	custom func(string) (int, bool)
+}
+
+// Look-alike: each lap parses with the next header kind's own parser.
+func parseAny(kinds []header, v string) int {
+	for _, k := range kinds {
+		if n, ok := k.custom(v); ok {
+			return n
+		}
+	}
+	return 0
+}
