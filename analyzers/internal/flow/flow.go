@@ -122,9 +122,14 @@ func Sites(fn *ssa.Function) []*Site {
 	var sites []*Site
 	for _, op := range ops {
 		tests := byOp[op]
-		slices.SortStableFunc(tests, func(x, y branchTest) int { return boolInt(y.t.known) - boolInt(x.t.known) })
+		// Known polarity first, and among those the tests that tell
+		// success from every failure before those of one kind of failure.
+		rank := func(t test) int { return 2*boolInt(t.known) + boolInt(!t.kind) }
+		slices.SortStableFunc(tests, func(x, y branchTest) int { return rank(y.t) - rank(x.t) })
 		// Where the operation's success is known (err == nil, a true ok),
-		// it is where success starts, whatever test sends failure round.
+		// it is where success starts, whatever test sends failure round;
+		// failing that, the other branch of a test of one kind of failure
+		// (success, or another failure).
 		var success *Edge
 		for _, bt := range tests {
 			if bt.t.known {
@@ -179,7 +184,7 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 			}
 			succFrom := b
 			switch {
-			case t.known:
+			case t.known && !t.kind:
 			case success != nil:
 				succFrom, succ = success.From, success.To
 			case !t.status:
@@ -196,6 +201,9 @@ func (a *analysis) site(loops []*loop, b *ssa.BasicBlock, ifi *ssa.If, t test, s
 				if !slices.Contains(failExits, e) {
 					s.Exits = append(s.Exits, e)
 				}
+			}
+			if len(s.Exits) > 0 && t.verdict && len(p.waits(fail, b)) == 0 {
+				return nil // an iterator's loop: it goes on at once
 			}
 			if len(s.Exits) > 0 {
 				s.Kind = Retry

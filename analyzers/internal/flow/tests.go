@@ -20,6 +20,13 @@ type test struct {
 	// status: the condition compares a value the operation returned with
 	// a status code (not a classifier's verdict).
 	status bool
+	// verdict: the condition is a bool the operation returns beside its
+	// error (locked, err := lock()); a cycle it sends round without a
+	// wait is an iterator's (more, err := it.Next()), not a retry.
+	verdict bool
+	// kind: the condition holds on one kind of failure (err == ErrBusy,
+	// errors.Is): its other branch holds success and the other failures.
+	kind bool
 }
 
 // polarities returns the values of failTrue to try.
@@ -46,6 +53,11 @@ func (a *analysis) tests(cond ssa.Value) []test {
 			out = append(out, test{op: c, known: known, failTrue: failTrue != flip})
 		}
 	}
+	addKind := func(calls []*ssa.Call, failTrue bool) {
+		for _, c := range calls {
+			out = append(out, test{op: c, known: true, kind: true, failTrue: failTrue != flip})
+		}
+	}
 	addStatus := func(calls []*ssa.Call) {
 		for _, c := range calls {
 			out = append(out, test{op: c, status: true})
@@ -57,15 +69,34 @@ func (a *analysis) tests(cond ssa.Value) []test {
 			add(a.originsOf(v), true, c.Op == token.NEQ)
 			return out
 		}
+		if v, ok := sentinelCompared(c); ok {
+			// err == ErrBusy holds only on a failure (of that kind);
+			// the other branch holds success too
+			addKind(a.originsOf(v), c.Op == token.EQL)
+			return out
+		}
 		if isStatusTest(c) {
 			addStatus(a.originsOf(c))
 		}
 	case *ssa.Extract:
-		// v, ok := op(): a false ok is the failure.
-		if call, ok := c.Tuple.(*ssa.Call); ok && c.Index == resultCount(call)-1 && !a.classifier(call) {
+		call, ok := c.Tuple.(*ssa.Call)
+		switch {
+		case !ok || a.classifier(call):
+		case c.Index == resultCount(call)-1:
+			// v, ok := op(): a false ok is the failure.
 			add([]*ssa.Call{call}, true, false)
+		case isBool(c.Type()) && returnsError(call):
+			// locked, err := op(): a verdict beside the error, whose
+			// polarity the branch that goes round decides
+			out = append(out, test{op: call, status: true, verdict: true})
 		}
 	case *ssa.Call:
+		if isErrorsIs(c) {
+			// errors.Is(err, ErrBusy), errors.As(err, &t): true only
+			// on a failure (of that kind)
+			addKind(a.originsOf(c.Call.Args[0]), true)
+			return out
+		}
 		if a.classifier(c) {
 			add(a.originsOfArgs(c), false, false)
 		} else if resultCount(c) == 1 {
@@ -88,6 +119,36 @@ func nilCompared(c *ssa.BinOp) (ssa.Value, bool) {
 		return c.Y, true
 	}
 	return nil, false
+}
+
+// sentinelCompared returns the error compared by c (== or !=) with a
+// package-level error value (err == redis.TxFailedErr, a switch case on
+// one), or false.
+func sentinelCompared(c *ssa.BinOp) (ssa.Value, bool) {
+	if c.Op != token.EQL && c.Op != token.NEQ || !isError(c.X.Type()) {
+		return nil, false
+	}
+	for _, pair := range [][2]ssa.Value{{c.X, c.Y}, {c.Y, c.X}} {
+		if mi, ok := pair[1].(*ssa.MakeInterface); ok {
+			pair[1] = mi.X // a sentinel of a concrete error type
+			if k, ok := mi.X.(*ssa.Const); ok && k.Value != nil {
+				return pair[0], true // a constant one
+			}
+		}
+		if u, ok := pair[1].(*ssa.UnOp); ok && u.Op == token.MUL {
+			if _, ok := u.X.(*ssa.Global); ok {
+				return pair[0], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// isErrorsIs reports whether c calls errors.Is or errors.As.
+func isErrorsIs(c *ssa.Call) bool {
+	f := c.Call.StaticCallee()
+	return f != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "errors" && (f.Name() == "Is" || f.Name() == "As") &&
+		len(c.Call.Args) == 2
 }
 
 // isStatusTest reports whether c compares a field of a value (the

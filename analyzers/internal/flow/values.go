@@ -21,6 +21,12 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 		if v == nil || seen[v] || !l.inside(v) {
 			return false
 		}
+		if isContext(v.Type()) || isDuration(v.Type()) {
+			// a context or a timeout made per attempt (longer each
+			// time, or carrying the attempt number) sets how the same
+			// operation runs, not what it targets
+			return false
+		}
 		seen[v] = true
 		switch v := v.(type) {
 		case *ssa.Phi:
@@ -66,6 +72,11 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 		return true
 	}
 	return anyChanges(changes, nil, op.Call.Args...)
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
 }
 
 func anyChanges(changes func(ssa.Value) bool, v ssa.Value, vs ...ssa.Value) bool {
