@@ -156,6 +156,12 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 	if f == nil || f.Retrier == nil {
 		return nil
 	}
+	if w.otherModule(fn) {
+		// A retry helper of another module is a library this SPEC does
+		// not name: its budget, delay and jitter are unknown (SPEC,
+		// settled cases), whatever its code shows.
+		return nil
+	}
 	r := f.Retrier
 	if r.Poll && w.swallowedFailure(argAt(call, r.OpParam)) == nil && !(r.RetriesErr && w.condRemote(argAt(call, r.OpParam))) {
 		return nil // polling: the condition's failures are not made "not yet"
@@ -210,6 +216,17 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		site.Ctx.InScope, site.Ctx.StopChan = w.contextInScope(fs, call.Pos())
 	}
 	return site
+}
+
+// otherModule reports whether fn belongs to a module other than the one
+// analysed (known only when the driver names the package's module).
+func (w *walker) otherModule(fn *types.Func) bool {
+	m := w.pass.Module
+	if m == nil || m.Path == "" || fn.Pkg() == nil {
+		return false
+	}
+	p := fn.Pkg().Path()
+	return p != m.Path && !strings.HasPrefix(p, m.Path+"/")
 }
 
 // argAt returns argument i of call, or nil when i is -1 or out of range.

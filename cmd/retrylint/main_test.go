@@ -550,3 +550,40 @@ func TestVetToolPanic(t *testing.T) {
 		t.Errorf("go vet printed a goroutine dump:\n%s", out)
 	}
 }
+
+// TestOtherModule: a generic retry helper of another module is a library
+// the SPEC does not name (its budget, delay and jitter unknown), so its
+// calls are no sites; the same helper of the analysed module is judged.
+func TestOtherModule(t *testing.T) {
+	need(t, retrylint)
+	t.Parallel()
+	dir := fixture(t, "othermodule")
+	src, err := os.ReadFile(filepath.Join(dir, "app", "app.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineOf := func(text string) string {
+		i := strings.Index(string(src), text)
+		if i < 0 {
+			t.Fatalf("app.go lacks %q", text)
+		}
+		return fmt.Sprintf("app.go:%d:", strings.Count(string(src[:i]), "\n")+1)
+	}
+	ownLoop, ownCall, libCall := lineOf("for i := 0; i < attempts"), lineOf("return retry(3"), lineOf("return retrylib.Do(3")
+	r := run(t, dir, retrylint, "-json", "./...")
+	tree := vetJSON(t, r.stdout+r.stderr)
+	var own, lib int
+	for _, ds := range tree["example.com/othermodule/app"] {
+		for _, d := range ds {
+			switch {
+			case strings.Contains(d.Posn, ownLoop), strings.Contains(d.Posn, ownCall):
+				own++
+			case strings.Contains(d.Posn, libCall):
+				lib++
+			}
+		}
+	}
+	if own == 0 || lib != 0 {
+		t.Errorf("findings at the own helper %d (want some), at the library's call %d (want none); output:\n%s%s", own, lib, r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/retrylib
+
+go 1.26
