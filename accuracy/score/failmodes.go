@@ -46,7 +46,9 @@ func failmodes(labels []*label, descs []*finding) string {
 			}
 			model := strings.TrimSuffix(words[0], "quiet") // v2quiet: a site no check reports at
 			models[model] = true
-			props[model+":"+words[0]] = true
+			if words[0] != model {
+				props[model+":"+words[0]] = true // v2quiet
+			}
 			for _, w := range words[1:] {
 				props[model+":"+w] = true
 			}

@@ -89,22 +89,10 @@ func isRandFunc(fn *types.Func) bool {
 }
 
 // isContextType reports whether t is context.Context.
-func isContextType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
-
-// isNamed reports whether t (or *t) is the named type pkg.name.
-func isNamed(t types.Type, pkg, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
-}
+func isContextType(t types.Type) bool { return astq.IsNamed(t, "context", "Context") }
 
 // isDurationType reports whether t is time.Duration.
-func isDurationType(t types.Type) bool { return isNamed(t, "time", "Duration") }
+func isDurationType(t types.Type) bool { return astq.IsNamed(t, "time", "Duration") }
 
 // isStopChan reports whether t is a channel of struct{} usable as a stop signal.
 func isStopChan(t types.Type) bool {

@@ -838,7 +838,7 @@ func (w *walker) buildFact(fs *fnScope) *BuildFact {
 	}
 	at := -1
 	for i := 0; i < sig.Results().Len(); i++ {
-		if isNamed(sig.Results().At(i).Type(), "net/http", "Request") {
+		if astq.IsNamed(sig.Results().At(i).Type(), "net/http", "Request") {
 			if at >= 0 {
 				return nil
 			}
@@ -1086,7 +1086,7 @@ func (w *walker) requestParams(fs *fnScope, s *Site, r *RetrierFact) {
 		if req.Send == nil || len(req.Send.Args) != 1 || !slicesContains(s.Ops, req.Send) {
 			continue
 		}
-		if v, i := w.paramOf(req.Send.Args[0], fs); i >= 0 && isNamed(v.Type(), "net/http", "Request") {
+		if v, i := w.paramOf(req.Send.Args[0], fs); i >= 0 && astq.IsNamed(v.Type(), "net/http", "Request") {
 			r.ResendParam = i
 		}
 	}
@@ -1142,7 +1142,7 @@ func (w *walker) headerParam(fs *fnScope) int {
 	sig := fs.obj.Type().(*types.Signature)
 	for i := 0; i < sig.Params().Len(); i++ {
 		t := sig.Params().At(i).Type()
-		if isNamed(t, "net/http", "Header") {
+		if astq.IsNamed(t, "net/http", "Header") {
 			return i
 		}
 	}

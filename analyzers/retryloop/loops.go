@@ -182,7 +182,7 @@ func (w *walker) isTickRange(l *ast.RangeStmt) bool {
 	}
 	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
 		t := w.info.TypeOf(sel.X)
-		return t != nil && isNamed(t, "time", "Ticker")
+		return t != nil && astq.IsNamed(t, "time", "Ticker")
 	}
 	return false
 }
@@ -339,7 +339,7 @@ func listenerAccept(fn *types.Func) bool {
 			continue
 		}
 		ms, ok := m.Type().(*types.Signature)
-		return ok && ms.Params().Len() == 0 && ms.Results().Len() == 1 && isNamed(ms.Results().At(0).Type(), "net", "Addr")
+		return ok && ms.Params().Len() == 0 && ms.Results().Len() == 1 && astq.IsNamed(ms.Results().At(0).Type(), "net", "Addr")
 	}
 	return false
 }

@@ -78,8 +78,8 @@ func roundTripSig(sig *types.Signature) bool {
 	}
 	_, reqPtr := sig.Params().At(0).Type().(*types.Pointer)
 	_, respPtr := sig.Results().At(0).Type().(*types.Pointer)
-	return reqPtr && respPtr && isNamed(sig.Params().At(0).Type(), "net/http", "Request") &&
-		isNamed(sig.Results().At(0).Type(), "net/http", "Response") &&
+	return reqPtr && respPtr && astq.IsNamed(sig.Params().At(0).Type(), "net/http", "Request") &&
+		astq.IsNamed(sig.Results().At(0).Type(), "net/http", "Response") &&
 		types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 

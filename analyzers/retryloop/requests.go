@@ -34,7 +34,7 @@ func (w *walker) clientTimeout(call *ast.CallExpr, fs *fnScope) Tri {
 		return Unknown
 	}
 	lit := w.soleComposite(v, fs)
-	if lit == nil || !isNamed(w.info.TypeOf(lit), "net/http", "Client") {
+	if lit == nil || !astq.IsNamed(w.info.TypeOf(lit), "net/http", "Client") {
 		return Unknown
 	}
 	for _, el := range lit.Elts {
@@ -234,7 +234,7 @@ func (w *walker) describeRequests(site *Site, fs *fnScope, node ast.Node) {
 func (w *walker) requestArg(call *ast.CallExpr) ast.Expr {
 	var req ast.Expr
 	for _, a := range call.Args {
-		if isNamed(w.info.TypeOf(a), "net/http", "Request") {
+		if astq.IsNamed(w.info.TypeOf(a), "net/http", "Request") {
 			if req != nil {
 				return nil
 			}
@@ -262,7 +262,7 @@ func (w *walker) senderHeaders(fn *types.Func) []string {
 			}
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				if ix, ok := l.(*ast.IndexExpr); ok && isNamed(w.info.TypeOf(ix.X), "net/http", "Header") {
+				if ix, ok := l.(*ast.IndexExpr); ok && astq.IsNamed(w.info.TypeOf(ix.X), "net/http", "Header") {
 					key = ix.Index
 				}
 			}

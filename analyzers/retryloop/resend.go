@@ -138,7 +138,7 @@ func (w *walker) wrapperBuild(fs *fnScope) *BuildFact {
 // builder may copy onto the request.
 func (w *walker) takesHeaders(sig *types.Signature) bool {
 	for i := 0; i < sig.Params().Len(); i++ {
-		if isNamed(sig.Params().At(i).Type(), "net/http", "Header") {
+		if astq.IsNamed(sig.Params().At(i).Type(), "net/http", "Header") {
 			return true
 		}
 	}
@@ -277,7 +277,7 @@ func (w *walker) headersSet(fs *fnScope) (names []string, known bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-			if ok && (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(n.Args) == 2 && isNamed(w.info.TypeOf(sel.X), "net/http", "Header") {
+			if ok && (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(n.Args) == 2 && astq.IsNamed(w.info.TypeOf(sel.X), "net/http", "Header") {
 				if name := w.constHeader(n.Args[0]); name != "" {
 					names = append(names, name)
 				} else {
@@ -306,7 +306,7 @@ func (w *walker) headerCopy(r *ast.RangeStmt) bool {
 	ast.Inspect(r.Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok {
 			for _, l := range as.Lhs {
-				if ix, isIx := ast.Unparen(l).(*ast.IndexExpr); isIx && w.isVar(ix.Index, w.info.ObjectOf(key)) && isNamed(w.info.TypeOf(ix.X), "net/http", "Header") {
+				if ix, isIx := ast.Unparen(l).(*ast.IndexExpr); isIx && w.isVar(ix.Index, w.info.ObjectOf(key)) && astq.IsNamed(w.info.TypeOf(ix.X), "net/http", "Header") {
 					copies = true
 				}
 			}
@@ -322,7 +322,7 @@ func (w *walker) headerCopy(r *ast.RangeStmt) bool {
 		return ok && v.IsField()
 	case *ast.Ident:
 		v, ok := w.info.Uses[x].(*types.Var)
-		return ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && isNamed(v.Type(), "net/http", "Header") && !w.isParamVar(v)
+		return ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && astq.IsNamed(v.Type(), "net/http", "Header") && !w.isParamVar(v)
 	}
 	return false
 }

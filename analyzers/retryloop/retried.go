@@ -633,7 +633,7 @@ func (w *walker) returnsResponse(call *ast.CallExpr) bool {
 // own response (a pointer to a struct with an integer StatusCode field,
 // sendgrid's *rest.Response): its status can name a failure.
 func isResponse(t types.Type) bool {
-	if isNamed(t, "net/http", "Response") {
+	if astq.IsNamed(t, "net/http", "Response") {
 		return true
 	}
 	p, ok := t.(*types.Pointer)

@@ -122,7 +122,7 @@ func (w *walker) waitTimerVar(wn ast.Node) types.Object {
 		return w.usedObj(recvs[0].X)
 	}
 	sel, ok := ast.Unparen(recvs[0].X).(*ast.SelectorExpr)
-	if !ok || !isNamed(w.info.TypeOf(sel.X), "time", "Timer") {
+	if !ok || !astq.IsNamed(w.info.TypeOf(sel.X), "time", "Timer") {
 		return nil
 	}
 	v, ok := w.usedObj(sel.X).(*types.Var)
@@ -244,7 +244,7 @@ func (w *walker) isWaitRecv(x ast.Expr) bool {
 	}
 	if sel, ok := x.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
 		t := w.info.TypeOf(sel.X)
-		return t != nil && (isNamed(t, "time", "Timer") || isNamed(t, "time", "Ticker"))
+		return t != nil && (astq.IsNamed(t, "time", "Timer") || astq.IsNamed(t, "time", "Ticker"))
 	}
 	if _, ok := w.afterVar(x); ok {
 		return true
@@ -563,7 +563,7 @@ func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 	if !ok {
 		return
 	}
-	if isNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
+	if astq.IsNamed(w.info.TypeOf(sel.X), "time", "Ticker") {
 		wt.Kind = WaitTicker
 		wt.Growth = GrowthFixed
 		return
@@ -777,7 +777,7 @@ func (w *walker) timerReset(call *ast.CallExpr) (timer, d ast.Expr) {
 // isTimerPtr reports whether t is *time.Timer.
 func isTimerPtr(t types.Type) bool {
 	p, ok := types.Unalias(t).(*types.Pointer)
-	return ok && isNamed(p.Elem(), "time", "Timer")
+	return ok && astq.IsNamed(p.Elem(), "time", "Timer")
 }
 
 // rearmedOnFail returns the timer variable a call hands a function that

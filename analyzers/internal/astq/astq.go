@@ -81,6 +81,17 @@ func IsFunc(fn *types.Func, names ...string) bool {
 	return false
 }
 
+// IsNamed reports whether t, or what it points to, is the named type
+// pkgPath.name (aliases resolved): type identity by package path and
+// name, never by spelling in the source.
+func IsNamed(t types.Type, pkgPath, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgPath && n.Obj().Name() == name
+}
+
 // IsVar reports whether e (parentheses aside) is an identifier that uses
 // or defines obj.
 func IsVar(info *types.Info, e ast.Expr, obj types.Object) bool {

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -381,8 +382,6 @@ func requestDeadline(v ssa.Value, depth int) Deadline {
 // stored in it; any other client is unknown.
 func clientTimeout(v ssa.Value) Deadline {
 	switch x := v.(type) {
-	case *ssa.Global:
-		return DeadlineUnknown
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && g.Pkg != nil &&
 			g.Pkg.Pkg.Path() == "net/http" && g.Name() == "DefaultClient" {
@@ -428,10 +427,4 @@ func fieldName(fa *ssa.FieldAddr) string {
 	return st.Field(fa.Field).Name()
 }
 
-func isHTTPClient(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Client"
-}
+func isHTTPClient(t types.Type) bool { return astq.IsNamed(t, "net/http", "Client") }

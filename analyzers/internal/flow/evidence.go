@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -260,10 +261,7 @@ func contextMethod(c *ssa.Call, name string) bool {
 	return false
 }
 
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
+func isContext(t types.Type) bool { return astq.IsNamed(t, "context", "Context") }
 
 // timeCall reports whether c reads the clock or an elapsed time.
 func timeCall(c *ssa.Call) bool {

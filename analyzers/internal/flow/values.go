@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -74,10 +75,7 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 	return anyChanges(changes, nil, op.Call.Args...)
 }
 
-func isDuration(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
-}
+func isDuration(t types.Type) bool { return astq.IsNamed(t, "time", "Duration") }
 
 func anyChanges(changes func(ssa.Value) bool, v ssa.Value, vs ...ssa.Value) bool {
 	if v != nil {

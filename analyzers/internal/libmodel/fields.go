@@ -190,13 +190,3 @@ func (s *scope) rhFieldClient(f *types.Var) *rhClient {
 	out.held = true
 	return out
 }
-
-// isNamed reports whether t, or what it points to, is the named type
-// pkgPath.name.
-func isNamed(t types.Type, pkgPath, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgPath && n.Obj().Name() == name
-}

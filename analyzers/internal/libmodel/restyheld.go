@@ -33,7 +33,7 @@ func restyHeldSend(s *scope, call *ast.CallExpr, method string, c *cfg) *Site {
 		return nil
 	}
 	field := s.heldField(chainRoot(chain))
-	if field == nil || !isNamed(field.Type(), restyV2, "Client") || !s.restyFieldRetries(field) || s.readsRequestMethod() {
+	if field == nil || !astq.IsNamed(field.Type(), restyV2, "Client") || !s.restyFieldRetries(field) || s.readsRequestMethod() {
 		return nil
 	}
 	// The request's own headers: the wrapper's chain, the caller's, and
@@ -72,7 +72,7 @@ func (s *scope) restyWrapper(calls []*ast.CallExpr) (*ast.CallExpr, []*ast.CallE
 			continue
 		}
 		sig := fn.Type().(*types.Signature)
-		if sig.Results().Len() != 1 || !isNamed(sig.Results().At(0).Type(), restyV2, "Request") {
+		if sig.Results().Len() != 1 || !astq.IsNamed(sig.Results().At(0).Type(), restyV2, "Request") {
 			continue
 		}
 		body, _ := s.declBody(fn).(*ast.BlockStmt)
@@ -228,7 +228,7 @@ func (s *scope) takesResty(ft *ast.FuncType) bool {
 		return false
 	}
 	for _, fl := range ft.Params.List {
-		if t := s.env.Info.TypeOf(fl.Type); isNamed(t, restyV2, "Response") || isNamed(t, restyV2, "Request") {
+		if t := s.env.Info.TypeOf(fl.Type); astq.IsNamed(t, restyV2, "Response") || astq.IsNamed(t, restyV2, "Request") {
 			return true
 		}
 	}

@@ -42,7 +42,7 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	if len(c.lits) > 0 {
 		// &retryablehttp.Client{...}: what it sets, and zero for the
 		// rest (no RetryMax: no retries).
-		if len(c.lits) != 1 || len(c.calls) > 0 || !isNamed(typeOf(s.env.Info, c.lits[0]), retryablehttp, "Client") {
+		if len(c.lits) != 1 || len(c.calls) > 0 || !astq.IsNamed(typeOf(s.env.Info, c.lits[0]), retryablehttp, "Client") {
 			return cl
 		}
 		cl.known, cl.newCall, cl.lit = true, c.lits[0], true

@@ -141,3 +141,20 @@ func transactConst(ctx context.Context) error {
 	}
 	return nil
 }
+
+func dial(ctx context.Context, addr string) error { return nil }
+
+// Look-alike: a failover whose attempts also get longer timeouts; the
+// address advances, so each lap is another operation.
+func dialAny(ctx context.Context, addrs []string) error {
+	var err error
+	for i, addr := range addrs {
+		actx, cancel := context.WithTimeout(ctx, time.Second*time.Duration(i+1))
+		err = dial(actx, addr)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
