@@ -99,8 +99,13 @@ func (a *analysis) tests(cond ssa.Value) []test {
 		}
 		if a.classifier(c) {
 			add(a.originsOfArgs(c), false, false)
-		} else if resultCount(c) == 1 {
-			// ok := op(): a false result is the failure.
+		} else if resultCount(c) == 1 && (swallowsFailure(c) || localOp(c)) {
+			// ok := op(): a false result is the failure, where op is
+			// an attempt that turns a failure into false. A predicate
+			// that only reads state (closed(), registered()) or whose
+			// body is unknown is a condition waited for, not an
+			// operation's outcome. A compare-and-swap or a TryLock
+			// of the standard library is an attempt.
 			add([]*ssa.Call{c}, true, false)
 		}
 	}
@@ -294,4 +299,77 @@ func containsCall(cs []*ssa.Call, c *ssa.Call) bool {
 func isBuiltin(c *ssa.Call) bool {
 	_, ok := c.Call.Value.(*ssa.Builtin)
 	return ok
+}
+
+// swallowsFailure reports whether c calls a function whose body returns
+// false where an operation it runs failed: a path from the failure branch
+// of an error test (err != nil, a failure of one kind) reaches a return of
+// the constant false.
+func swallowsFailure(c *ssa.Call) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ifi, ok := last(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		if fail := failureBranch(b, ifi.Cond); fail != nil && returnsFalse(fail) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureBranch returns the successor of b that a failure of a call takes
+// at b's test cond: err != nil, err == ErrBusy, errors.Is(err, ErrBusy);
+// or nil.
+func failureBranch(b *ssa.BasicBlock, cond ssa.Value) *ssa.BasicBlock {
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		v, ok := nilCompared(c)
+		if ok && isError(v.Type()) && fromCall(v) {
+			return b.Succs[boolInt(c.Op == token.EQL)]
+		}
+		if v, ok := sentinelCompared(c); ok && fromCall(v) {
+			return b.Succs[boolInt(c.Op == token.NEQ)]
+		}
+	case *ssa.Call:
+		if isErrorsIs(c) && fromCall(c.Call.Args[0]) {
+			return b.Succs[0]
+		}
+	}
+	return nil
+}
+
+// fromCall reports whether v is a call's result (or one of its results).
+func fromCall(v ssa.Value) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	_, ok := v.(*ssa.Call)
+	return ok
+}
+
+// returnsFalse reports whether a return of the constant false is
+// reachable from b.
+func returnsFalse(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if r, ok := last(b).(*ssa.Return); ok && len(r.Results) > 0 {
+			if k, ok := r.Results[len(r.Results)-1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value) {
+				return true
+			}
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
 }

@@ -106,9 +106,11 @@ func hasFuncLit(xs []ast.Expr) bool {
 // candidate reports whether a function can hold a retry site or take part
 // in one: its body has a loop, a label, a function literal, a select or
 // a receive, calls the time package, calls itself, or hands a function
-// value on; or it takes a function value.
+// value on; or it takes a function value; or it returns a bool and tests
+// an error (an attempt that may turn a failure into false, whose callers'
+// cycles the model reads through its body).
 func candidate(info *types.Info, fd *ast.FuncDecl) bool {
-	if hasFuncParam(info, fd.Type) {
+	if hasFuncParam(info, fd.Type) || triesToBool(info, fd) {
 		return true
 	}
 	self := info.Defs[fd.Name]
@@ -163,4 +165,36 @@ func hasFuncParam(info *types.Info, ft *ast.FuncType) bool {
 		}
 	}
 	return false
+}
+
+// triesToBool reports whether a function's only result is a bool and its
+// body compares an error with nil.
+func triesToBool(info *types.Info, fd *ast.FuncDecl) bool {
+	res := fd.Type.Results
+	if res == nil || res.NumFields() != 1 {
+		return false
+	}
+	if b, ok := info.TypeOf(res.List[0].Type).Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || be.Op != token.EQL && be.Op != token.NEQ {
+			return true
+		}
+		for _, x := range []ast.Expr{be.X, be.Y} {
+			if t := info.TypeOf(x); t != nil && types.Identical(t, types.Universe.Lookup("error").Type()) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }

@@ -33,3 +33,20 @@ var reporter = &analysis.Analyzer{
 func TestSummaries(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), reporter, "helper", "user")
 }
+
+// loops reports the model's loop sites at their operations.
+var loops = &analysis.Analyzer{
+	Name:     "sitesloops",
+	Doc:      "report the v3 model's loop sites (test only)",
+	Requires: []*analysis.Analyzer{sites.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, s := range pass.ResultOf[sites.Analyzer].(*sites.Result).Loops {
+			pass.Reportf(s.Op.Pos(), "%s", s.Kind)
+		}
+		return nil, nil
+	},
+}
+
+func TestLoops(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), loops, "tries")
+}

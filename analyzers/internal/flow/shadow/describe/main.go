@@ -10,6 +10,7 @@
 package main
 
 import (
+	"golang.org/x/tools/go/ssa"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -43,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if s.Lo.IsValid() {
 			pos = s.Lo
 		}
-		pass.Reportf(pos, "v3 %s status=%t %s", s.Kind, s.Status, s.Evidence)
+		pass.Reportf(pos, "v3 %s status=%t %s op=%s@%d", s.Kind, s.Status, s.Evidence, opName(s.Op), pass.Fset.Position(s.Op.Pos()).Line)
 	}
 	for _, h := range v3.Helpers {
 		pass.Reportf(h.Call.Pos(), "v3 helper deadline=%s", h.Deadline)
@@ -77,4 +78,15 @@ func desc(s *retryloop.Site) string {
 		d += " " + p.name + "=" + p.e.State.String()
 	}
 	return d + " Delay=" + ev.Delay.String()
+}
+
+// opName names a site's operation: its callee, its method, or "value".
+func opName(c *ssa.Call) string {
+	if c.Call.IsInvoke() {
+		return c.Call.Method.Name()
+	}
+	if f := c.Call.StaticCallee(); f != nil {
+		return f.Name()
+	}
+	return "value"
 }

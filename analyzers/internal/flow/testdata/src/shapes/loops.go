@@ -16,8 +16,16 @@ var errBusy = errors.New("busy")
 func op(ctx context.Context) error             { return nil }
 func get(ctx context.Context) (string, error)  { return "", nil }
 func send(ctx context.Context, s string) error { return nil }
-func tryLock() bool                            { return true }
 func isRetryable(err error) bool               { return errors.Is(err, errBusy) }
+
+// tryLock is an attempt that turns its operation's failure into false.
+func tryLock() bool {
+	if err := op(context.Background()); err != nil {
+		log.Print(err)
+		return false
+	}
+	return true
+}
 
 // --- retry sites: failure goes round to the same operation, success leaves
 
