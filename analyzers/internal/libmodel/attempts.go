@@ -36,8 +36,8 @@ func (s *scope) attempts(site *Site, fn *types.Func) int {
 		}
 	case retryablehttp:
 		return s.retryablehttpAttempts(call, fn)
-	case backoffV4:
-		for _, mr := range s.find(s.collect(call.Args[1], call.Pos()), backoffV4, "WithMaxRetries") {
+	case backoffV4, backoffV3, backoffV2:
+		for _, mr := range s.find(s.collect(call.Args[1], call.Pos()), site.Library, "WithMaxRetries") {
 			if n, ok := s.intConst(mr.Args[len(mr.Args)-1]); ok && n > 0 {
 				return int(n) + 1 // n retries after the first attempt
 			}

@@ -11,6 +11,12 @@ import (
 
 const (
 	backoffV4 = "github.com/cenkalti/backoff/v4"
+	// backoffV2 is the unversioned path of v1 and v2 (v2.2.1+incompatible
+	// the last), whose API v4 kept: Retry(op, b), the same backoffs and
+	// wrappers, and NewExponentialBackOff without options.
+	backoffV2 = "github.com/cenkalti/backoff"
+	// backoffV3 is v3, whose API is v2's with RetryNotifyWithTimer.
+	backoffV3 = "github.com/cenkalti/backoff/v3"
 )
 
 // expBackoff is what is known of the backoff policy of a cenkalti site.
@@ -250,34 +256,46 @@ func (s *scope) cenkaltiDelay(b *siteBuilder, p *expBackoff, pkg string) {
 
 var backoffV4Retry = []string{"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"}
 
-func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if fn.Type().(*types.Signature).Recv() != nil || fn.Pkg().Path() != backoffV4 || !oneOf(fn.Name(), backoffV4Retry) || len(call.Args) < 2 {
+// backoffRetrySite returns the site function of a major version whose
+// Retry takes the operation and a BackOff (v4, v3, and the unversioned
+// v1/v2 path, whose API v4 extends): pkg is its import path.
+func backoffRetrySite(pkg string) func(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	return func(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+		return backoffV4Site(s, call, fn, pkg)
+	}
+}
+
+func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
+	if fn.Type().(*types.Signature).Recv() != nil || fn.Pkg().Path() != pkg || !oneOf(fn.Name(), backoffV4Retry) || len(call.Args) < 2 {
 		return nil
 	}
 	b := newSite(call)
 	op, bo := call.Args[0], call.Args[1]
 	b.site.Op, b.site.Budgetless = op, true // cenkalti/backoff has no budget
 	c := s.collect(bo, call.Pos())
-	p := s.cenkaltiPolicy(c, backoffV4, true)
+	p := s.cenkaltiPolicy(c, pkg, true)
 	if p.kind == "" {
 		// Configured where we cannot follow it. When every value the
 		// variable takes here is built by the library and none is its
 		// StopBackOff, it retries; the library has no budget.
-		if s.builtBy(bo, backoffV4) {
+		if s.builtBy(bo, pkg) {
 			s.budgetIssue(b, "backoff.Retry", op, call)
 		}
 		return b.site
 	}
-	s.cenkaltiDelay(b, p, backoffV4)
+	if p.kind == "stop" {
+		return nil // StopBackOff: one attempt, not a retry site
+	}
+	s.cenkaltiDelay(b, p, pkg)
 
 	maxRetries := false
-	for _, mr := range s.find(c, backoffV4, "WithMaxRetries") {
+	for _, mr := range s.find(c, pkg, "WithMaxRetries") {
 		maxRetries = true
 		if len(mr.Args) == 2 && s.isZero(mr.Args[1]) {
 			return nil // no retries: not a retry site
 		}
 	}
-	withCtx := last(s.find(c, backoffV4, "WithContext"))
+	withCtx := last(s.find(c, pkg, "WithContext"))
 	elapsedLimit := p.kind == "exponential" && !p.noElapsed
 	ctx := ctxUnknown
 	if withCtx != nil && len(withCtx.Args) == 2 {
@@ -285,12 +303,12 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	bounded := maxRetries || elapsedLimit || p.kind == "stop" || ctx == ctxOther
 	if !bounded && (withCtx == nil || ctx == ctxBackground) {
-		b.add(s.backoffV4Unbounded(call, p))
+		b.add(s.backoffV4Unbounded(call, p, pkg))
 	}
 	if withCtx == nil {
 		if name := s.ctxParam(); name != "" {
 			i := finding(CatNoContext, call, "backoff.Retry without backoff.WithContext never observes "+name)
-			if q := s.qualifier(backoffV4); q != "" {
+			if q := s.qualifier(pkg); q != "" {
 				i = i.fix("Wrap the backoff in backoff.WithContext", insert(bo.Pos(), q+".WithContext("), insert(bo.End(), ", "+name+")"))
 			}
 			b.add(i)
@@ -305,14 +323,14 @@ func backoffV4Site(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 // backoffV4Unbounded is the finding of a v4 retry with no bound, on the
 // MaxElapsedTime of 0 when it is seen; the fix restores the default there
 // (not on the call, nor on a literal that only leaves the field out).
-func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff) Finding {
+func (s *scope) backoffV4Unbounded(call *ast.CallExpr, p *expBackoff, pkg string) Finding {
 	at := ast.Node(call)
 	if p.noElapsed && p.elapsedAt != nil {
 		at = p.elapsedAt
 	}
 	i := finding(CatUnbounded, at, "backoff.Retry with no WithMaxRetries and no MaxElapsedTime has no bound")
 	if zero, ok := at.(ast.Expr); ok && at != ast.Node(call) && at != ast.Node(p.lit) {
-		if q := s.qualifier(backoffV4); q != "" {
+		if q := s.qualifier(pkg); q != "" {
 			i = i.fix("Restore the default MaxElapsedTime", replace(zero, q+".DefaultMaxElapsedTime"))
 		}
 	}

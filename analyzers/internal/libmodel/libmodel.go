@@ -243,9 +243,12 @@ var libraries []library
 
 func init() {
 	libraries = []library{
-		{"github.com/cenkalti/backoff/v4", backoffV4Site},
+		{"github.com/cenkalti/backoff/v4", backoffRetrySite(backoffV4)},
 		{"github.com/cenkalti/backoff/v5", backoffV5Site},
 		{"github.com/cenkalti/backoff/v7", backoffV5Site},
+		{backoffV3, backoffRetrySite(backoffV3)},
+		// after the versioned paths, which it is a prefix of
+		{backoffV2, backoffRetrySite(backoffV2)},
 		{"github.com/avast/retry-go/v4", avastSite},
 		{"github.com/avast/retry-go/v5", avastV5Site},
 		{"github.com/sethvargo/go-retry", goRetrySite},
@@ -263,7 +266,7 @@ func init() {
 
 // modules are the module paths of the known libraries.
 var modules = []string{
-	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5", "github.com/cenkalti/backoff/v7",
+	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5", "github.com/cenkalti/backoff/v7", backoffV3, backoffV2,
 	"github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5", "github.com/sethvargo/go-retry",
 	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2", "resty.dev/v3",
 	"github.com/failsafe-go/failsafe-go", "k8s.io/apimachinery", "k8s.io/client-go",
