@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // fnScope is a function being searched for retry sites.
@@ -393,7 +394,7 @@ func (w *walker) loopSite(fs *fnScope, loop ast.Stmt, label *types.Label) *Site 
 	if local && !backsOff(site) {
 		return nil
 	}
-	if w.isFailover(loop, body, site.Ops) || w.poolFailover(site, body) {
+	if w.isFailover(loop, body, site.Ops) || w.poolFailover(site, body) || w.readsOn(site.Ops) {
 		return nil
 	}
 	site.Node, site.Pos, site.End = loop, loop.Pos(), body.Lbrace
@@ -1206,4 +1207,17 @@ func isInt(t types.Type) bool {
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
+}
+
+// readsOn reports whether every operation a loop calls again reads a
+// stream (a connection's next message): calling it again reads on, a read
+// loop, not the same operation again.
+func (w *walker) readsOn(ops []*ast.CallExpr) bool {
+	for _, op := range ops {
+		fn, _ := typeutil.Callee(w.info, op).(*types.Func)
+		if !astq.ReadsStream(fn) {
+			return false
+		}
+	}
+	return len(ops) > 0
 }

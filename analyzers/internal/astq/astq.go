@@ -156,3 +156,41 @@ func StmtList(n ast.Node) []ast.Stmt {
 	}
 	return nil
 }
+
+// reader is io.Reader's method set, built here so that a type is matched
+// by its methods, as the io package matches it.
+var reader = func() *types.Interface {
+	bytes := types.NewSlice(types.Typ[types.Byte])
+	params := types.NewTuple(types.NewVar(token.NoPos, nil, "p", bytes))
+	results := types.NewTuple(
+		types.NewVar(token.NoPos, nil, "n", types.Typ[types.Int]),
+		types.NewVar(token.NoPos, nil, "err", types.Universe.Lookup("error").Type()),
+	)
+	read := types.NewFunc(token.NoPos, nil, "Read", types.NewSignatureType(nil, nil, nil, params, results, false))
+	return types.NewInterfaceType([]*types.Func{read}, nil).Complete()
+}()
+
+// ReadsStream reports whether m is a read of a stream: a method of a type
+// that is an io.Reader (a connection, a body, a decoder's source), which
+// is its Read or takes no arguments (ReadMsg, ReadFrame). Each call hands
+// back the next item the stream holds, so calling it again reads on: it
+// is not the same operation again.
+func ReadsStream(m *types.Func) bool {
+	if m == nil {
+		return false
+	}
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if !types.Implements(t, reader) {
+		if _, isPtr := t.(*types.Pointer); isPtr || !types.Implements(types.NewPointer(t), reader) {
+			return false
+		}
+	}
+	if sig.Params().Len() == 0 {
+		return true
+	}
+	return m.Name() == "Read" && types.Identical(sig, reader.Method(0).Type().(*types.Signature))
+}

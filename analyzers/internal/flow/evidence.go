@@ -73,26 +73,15 @@ func (e Evidence) String() string {
 // localOp reports whether op is known to be local work: a function or
 // method of sync/atomic, or a TryLock of package sync.
 func localOp(op *ssa.Call) bool {
-	var pkg *types.Package
-	var name string
-	if op.Call.IsInvoke() {
-		pkg, name = op.Call.Method.Pkg(), op.Call.Method.Name()
-	} else if f := op.Call.StaticCallee(); f != nil {
-		if o := f.Origin(); o != nil {
-			f = o
-		}
-		if f.Object() != nil {
-			pkg, name = f.Object().Pkg(), f.Name()
-		}
-	}
-	if pkg == nil {
+	fn := calleeFunc(op)
+	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	switch pkg.Path() {
+	switch fn.Pkg().Path() {
 	case "sync/atomic":
 		return true
 	case "sync":
-		return name == "TryLock" || name == "TryRLock"
+		return fn.Name() == "TryLock" || fn.Name() == "TryRLock"
 	}
 	return false
 }

@@ -67,6 +67,10 @@ func (a *analysis) advances(op *ssa.Call, l *loop) bool {
 		}
 		return false
 	}
+	if astq.ReadsStream(calleeFunc(op)) {
+		// a read of a stream hands back its next item each lap
+		return true
+	}
 	if op.Call.StaticCallee() == nil && changes(op.Call.Value) {
 		// a method of, or a function held in, a value that advances (a
 		// predicate of a list, the next node's client)
@@ -213,4 +217,20 @@ func isTimerReset(f *ssa.Function) bool {
 
 func isTimeFunc(f *ssa.Function, name string) bool {
 	return f.Pkg != nil && f.Pkg.Pkg.Path() == "time" && f.Name() == name && f.Signature.Recv() == nil
+}
+
+// calleeFunc returns the function or method op calls, when it is known:
+// an interface's method, or a static callee's object.
+func calleeFunc(op *ssa.Call) *types.Func {
+	if op.Call.IsInvoke() {
+		return op.Call.Method
+	}
+	if f := op.Call.StaticCallee(); f != nil {
+		if o := f.Origin(); o != nil {
+			f = o
+		}
+		fn, _ := f.Object().(*types.Func)
+		return fn
+	}
+	return nil
 }
