@@ -160,6 +160,12 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 	case astq.IsFunc(fn, "net.DialTimeout"):
 		site.Ctx.AttemptTimeout = true
 		return DeadlineSet, true
+	case fn != nil && pkgPath(fn) == "database/sql" && fn.Type().(*types.Signature).Recv() != nil &&
+		astq.IsNamed(fn.Type().(*types.Signature).Recv().Type(), "database/sql", "Tx"):
+		// tx.Commit(), tx.Exec(q): a transaction runs under the context
+		// it was begun with (BeginTx), which ends it when done; which
+		// one, is not traced here.
+		return DeadlineUnknown, true
 	case fn != nil && pkgPath(fn) == "database/sql" && sqlRemote(fn.Name()) && !strings.HasSuffix(fn.Name(), "Context") && fn.Name() != "Conn":
 		// db.Ping(), db.QueryRow(q): database/sql runs them under
 		// context.Background().

@@ -72,3 +72,37 @@ func waitQueryCtx(ctx context.Context, db *sql.DB) error {
 	}
 	return nil
 }
+
+// Look-alike: a transaction's commit, retried while the database is busy,
+// runs under the context the transaction was begun with.
+func commitBusy(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 10; i++ {
+		if err = tx.Commit(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// The same in a generic helper: its call hands the commit on.
+func busyRetry(fn func() error) error {
+	var err error
+	for i := 0; i < 10; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func commitHelper(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	return busyRetry(func() error { return tx.Commit() })
+}
