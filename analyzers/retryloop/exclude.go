@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // isFailover reports whether the attempts target different elements: an
@@ -112,6 +113,10 @@ func (f *failover) localDefs(body *ast.BlockStmt) {
 				continue
 			}
 			f.defs[o] = r
+			if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && f.w.picksFromList(c) {
+				// the next address of a rotation (ns := r.nextNameserver())
+				f.changing[o] = true
+			}
 			if v, ok := o.(*types.Var); ok && isInt(v.Type()) && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN ||
 				as.Tok == token.ASSIGN && astq.RefersTo(info, r, v)) {
 				f.changing[v] = true
@@ -673,4 +678,70 @@ func (w *walker) fedInRound(loop ast.Stmt, op *ast.CallExpr, ops map[*ast.CallEx
 		return fed(sel.X, 0)
 	}
 	return false
+}
+
+// picksFromList reports whether c calls a function of this package that
+// returns an element of a list chosen by what the call does not hand it:
+// an index made from its receiver's state, a counter or a random number,
+// not from its parameters or a constant (r.servers[r.next], a rotation or
+// a random pick). Each call may hand back another element.
+func (w *walker) picksFromList(c *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(w.info, c).(*types.Func)
+	decl := w.decls[fn]
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	params := map[types.Object]bool{}
+	for _, fl := range decl.Type.Params.List {
+		for _, n := range fl.Names {
+			params[w.info.Defs[n]] = true
+		}
+	}
+	picks := func(e ast.Expr) bool {
+		ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+		if !ok {
+			return false
+		}
+		switch w.info.TypeOf(ix.X).Underlying().(type) {
+		case *types.Slice, *types.Array:
+		default:
+			return false
+		}
+		if tv, ok := w.info.Types[ix.Index]; !ok || tv.Value != nil {
+			return false
+		}
+		fromParam := false
+		ast.Inspect(ix.Index, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && params[w.info.Uses[id]] {
+				fromParam = true
+			}
+			return !fromParam
+		})
+		return !fromParam
+	}
+	// locals assigned such an element, then returned
+	picked := map[types.Object]bool{}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && picks(n.Rhs[i]) {
+						picked[w.info.ObjectOf(id)] = true
+					}
+				}
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && picked[w.info.Uses[id]] || picks(r) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
