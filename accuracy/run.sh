@@ -87,8 +87,16 @@ while IFS=$'\t' read -r mod version pkgs _ source settings <&3; do
 	[ -f "$dir/go.mod" ] || (cd "$dir" && go mod init "$mod" >>"$base.load" 2>&1)
 	# A module cut out of a monorepo replaces its siblings by relative
 	# paths that are not here: take them from the proxy instead.
+	# A sibling required only at the zero pseudo-version (it is found
+	# through the replace alone) is taken at the module's own version.
 	(cd "$dir" && go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith(".")) | .Old.Path' |
-		while IFS= read -r old; do go mod edit -dropreplace="$old"; done) 2>>"$base.load"
+		while IFS= read -r old; do
+			go mod edit -dropreplace="$old"
+			req=$(go mod edit -json | jq -r --arg p "$old" '.Require[]? | select(.Path == $p) | .Version')
+			case $req in v0.0.0-00010101000000-000000000000)
+				go mod download "$old@$version" >/dev/null 2>&1 && go mod edit -require="$old@$version" ;;
+			esac
+		done) 2>>"$base.load"
 	read -r -a pats <<<"${pkgs:-./...}"
 	tagflag=() envs=()
 	for s in ${settings:-}; do
