@@ -475,8 +475,9 @@ func k8sRetrySite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	case astq.IsFunc(fn, k8sRetry+".OnError") && len(call.Args) == 3:
 		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[2], "retry.OnError", true), call.Args[2], "retry.OnError")
 	case astq.IsFunc(fn, k8sRetry+".RetryOnConflict") && len(call.Args) == 2:
-		// Conflicts are not overload: no budget needed.
-		return s.bgAttempts(s.k8sSite(call, call.Args[0], nil, "retry.RetryOnConflict", true), call.Args[1], "retry.RetryOnConflict")
+		// A retry site around a remote call like any other (SPEC): the
+		// operation's remote calls need a budget, conflict or not.
+		return s.bgAttempts(s.k8sSite(call, call.Args[0], call.Args[1], "retry.RetryOnConflict", true), call.Args[1], "retry.RetryOnConflict")
 	}
 	return nil
 }

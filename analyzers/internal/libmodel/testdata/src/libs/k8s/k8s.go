@@ -11,31 +11,32 @@ import (
 	"libs/remote"
 )
 
-// The client-go defaults are jittered, and conflicts are not overload;
-// the library sleeps with time.Sleep and never observes the caller's ctx,
+// The client-go defaults are jittered; a conflict retry around a remote
+// call is a retry site like any other, which needs a budget (SPEC); the
+// library sleeps with time.Sleep and never observes the caller's ctx,
 // but its waits together stay under a second (4 × 10ms): a cancelled
 // caller waits no longer than that.
 func conflictCtx(ctx context.Context) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) })
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { return remote.Fetch(ctx) }) // want `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 }
 
 // A backoff of its own whose waits together pass a second: cancellation
 // waits them out.
 func conflictLong(ctx context.Context) error {
 	b := wait.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Jitter: 0.5, Steps: 5}
-	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx` `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 }
 
 // Short waits of its own: 10ms + 20ms + 40ms, +50% at most.
 func conflictShort(ctx context.Context) error {
 	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 2, Jitter: 0.5, Steps: 4}
-	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) })
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 }
 
 // A cap keeps ten waits of 50ms under a second.
 func conflictCapped(ctx context.Context) error {
 	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 3, Jitter: 0.1, Steps: 10, Cap: 50 * time.Millisecond}
-	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) })
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 }
 
 // A backoff the code changes after building it: not known, so the
@@ -43,12 +44,13 @@ func conflictCapped(ctx context.Context) error {
 func conflictChanged(ctx context.Context, steps int) error {
 	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 1, Jitter: 0.1, Steps: 3}
 	b.Steps = steps
-	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx`
+	return retry.RetryOnConflict(b, func() error { return remote.Fetch(ctx) }) // want `retrydeadline: retry.RetryOnConflict sleeps with time.Sleep and never observes ctx` `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 }
 
-// Safe: no context in scope to observe, and the operation's own.
+// No context in scope to observe, and the operation's own: only the
+// budget is missing.
 func safeConflict() error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // want `retrybudget: retry.RetryOnConflict around a remote call consults no retry budget`
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		return remote.Fetch(ctx)
@@ -100,4 +102,19 @@ func noBudget() error {
 		_, err := http.Get("http://example.com")
 		return err
 	})
+}
+
+// Safe: the conflict retry consults a budget.
+func conflictBudgeted(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if !remote.Limiter.Allow() {
+			return context.Canceled
+		}
+		return remote.Fetch(ctx)
+	})
+}
+
+// Safe: local work retried on conflict.
+func conflictLocal(ctx context.Context) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, remote.Local)
 }
