@@ -313,8 +313,7 @@ var k8sPollCond = map[string]int{
 // k8sPollSite: polling is no retry (SPEC), unless the condition retries a
 // failed call: it answers "not done, no error" on a call's error
 // (if apierrors.IsConflict(err) { return false, nil }). Then the poll is a
-// retry at the poll's interval, the same every round, and around a remote
-// call it needs a budget like any other retry.
+// retry at the poll's interval, the same every round.
 func (s *scope) k8sPollSite(call *ast.CallExpr, cond ast.Expr, what string) *Site {
 	lit, ok := ast.Unparen(cond).(*ast.FuncLit)
 	if !ok {
@@ -327,7 +326,6 @@ func (s *scope) k8sPollSite(call *ast.CallExpr, cond ast.Expr, what string) *Sit
 	b := newSite(call)
 	b.add(finding(CatFixedDelay, call, what+" calls again at the same interval after a failed call").
 		related(retry, "a failure polls again here"))
-	s.budgetIssue(b, what, lit, call)
 	return b.site
 }
 

@@ -18,7 +18,7 @@ var errConflict = errors.New("conflict")
 // A poll whose condition answers "not done" on a failed call retries it
 // at the poll's interval: the same delay every round.
 func updateWithRetry(ctx context.Context) error {
-	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextCancel calls again at the same interval after a failed call` `retrybudget: wait.PollUntilContextCancel around a remote call consults no retry budget`
+	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextCancel calls again at the same interval after a failed call`
 		if err := remote.Fetch(ctx); err != nil {
 			if errors.Is(err, errConflict) {
 				return false, nil
@@ -30,7 +30,7 @@ func updateWithRetry(ctx context.Context) error {
 }
 
 func listWithRetry(ctx context.Context, every time.Duration) error {
-	return wait.PollUntilContextTimeout(ctx, every, time.Minute, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextTimeout calls again at the same interval after a failed call` `retrybudget: wait.PollUntilContextTimeout around a remote call consults no retry budget`
+	return wait.PollUntilContextTimeout(ctx, every, time.Minute, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextTimeout calls again at the same interval after a failed call`
 		err := remote.Fetch(ctx)
 		if err != nil {
 			return false, nil // log and try again
@@ -104,7 +104,7 @@ func waitFile(ctx context.Context, path string) error {
 
 // What falls through after the success exit is the failure.
 func removeFinalizer(ctx context.Context) error {
-	return wait.PollUntilContextTimeout(ctx, 2*time.Second, time.Minute, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextTimeout calls again at the same interval after a failed call` `retrybudget: wait.PollUntilContextTimeout around a remote call consults no retry budget`
+	return wait.PollUntilContextTimeout(ctx, 2*time.Second, time.Minute, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextTimeout calls again at the same interval after a failed call`
 		err := remote.Fetch(ctx)
 		if err == nil {
 			return true, nil
@@ -113,29 +113,5 @@ func removeFinalizer(ctx context.Context) error {
 			return false, err
 		}
 		return false, nil
-	})
-}
-
-// A poll retrying a failed call that consults a budget first: only the
-// fixed interval is reported.
-func budgetedRetry(ctx context.Context) error {
-	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextCancel calls again at the same interval after a failed call`
-		if !remote.Limiter.Allow() {
-			return false, errConflict
-		}
-		if err := remote.Fetch(ctx); err != nil {
-			return false, nil
-		}
-		return true, nil
-	})
-}
-
-// A poll retrying local work: no budget needed.
-func localRetry(ctx context.Context) error {
-	return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `retrysleep: wait.PollUntilContextCancel calls again at the same interval after a failed call`
-		if err := remote.Local(); err != nil {
-			return false, nil
-		}
-		return true, nil
 	})
 }
