@@ -355,21 +355,13 @@ func fromCall(v ssa.Value) bool {
 // returnsFalse reports whether a return of the constant false is
 // reachable from b.
 func returnsFalse(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{b}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
+	found := false
+	forward(b, func(b *ssa.BasicBlock) bool {
 		if r, ok := last(b).(*ssa.Return); ok && len(r.Results) > 0 {
-			if k, ok := r.Results[len(r.Results)-1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value) {
-				return true
-			}
+			k, ok := r.Results[len(r.Results)-1].(*ssa.Const)
+			found = ok && k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
 		}
-		work = append(work, b.Succs...)
-	}
-	return false
+		return !found
+	})
+	return found
 }
