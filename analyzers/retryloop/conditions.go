@@ -72,6 +72,9 @@ func (s *sim) evalIdent(e *ast.Ident, p *path) Tri {
 		if c := p.tainted[o]; c != nil {
 			p.observed[c] = true
 			p.obs++
+			if s.deciders[o] && c == s.fail && s.mode == modeStatus {
+				p.statusObs = true // a judge's verdict on the failing response
+			}
 		}
 		if v, ok := p.vals[o]; ok {
 			return v
@@ -150,7 +153,7 @@ func (s *sim) evalCall(e *ast.CallExpr, p *path) Tri {
 func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
 	fn := astq.Callee(s.info, call)
 	static := fn != nil && !isInterfaceMethod(fn)
-	if static && (len(call.Args) < 2 || !isBool(s.info.TypeOf(call)) || !s.w.examinesOutcome(fn)) {
+	if static && (!s.verdict(call, fn) || !s.w.examinesOutcome(fn)) {
 		return nil
 	}
 	for _, a := range call.Args {
@@ -167,14 +170,67 @@ func (s *sim) decider(call *ast.CallExpr, p *path) *ast.CallExpr {
 	return nil
 }
 
-// examinesOutcome reports whether fn's body (of this package) tests an
-// error or response parameter itself: compares it, reads its StatusCode,
-// or asks errors.Is or As of it.
-func (w *walker) examinesOutcome(fn *types.Func) bool {
+// verdict reports whether a function of the code called as call gives a
+// verdict the one-argument classifiers (classify, classifyErr) do not
+// read: a lone bool of two or more inputs, or a bool first among other
+// results (retry, err := handle(resp)) that the function sets true on a
+// test of the outcome (if resp.StatusCode >= 500 { return true, nil }):
+// a bool computed otherwise may say "more to come" (a next page).
+func (s *sim) verdict(call *ast.CallExpr, fn *types.Func) bool {
+	switch t := s.info.TypeOf(call).(type) {
+	case *types.Tuple:
+		return len(call.Args) > 0 && t.Len() > 1 && isBool(t.At(0).Type()) && s.w.trueOnOutcome(fn)
+	default:
+		return isBool(t) && len(call.Args) > 1
+	}
+}
+
+// trueOnOutcome reports whether fn's body (of this package) returns a
+// literal true first inside an if whose condition tests an error or
+// response parameter.
+func (w *walker) trueOnOutcome(fn *types.Func) bool {
 	decl := w.decls[fn]
 	if decl == nil || decl.Body == nil {
 		return false
 	}
+	params := w.outcomeParams(fn)
+	found := false
+	walkGuarded(decl.Body, false, func(cond ast.Expr) bool { return w.testsParam(cond, params) }, func(n ast.Node, under bool) bool {
+		if r, ok := n.(*ast.ReturnStmt); ok && under && len(r.Results) > 1 {
+			found = found || isTrue(w.info, r.Results[0])
+		}
+		return !found
+	})
+	return found
+}
+
+// walkGuarded walks n outside function literals, telling f of each node
+// whether it lies in the body of an if whose condition guard accepts
+// (under says so of n itself; an if's init and else are not guarded by
+// it). f returns false to skip a node's children.
+func walkGuarded(n ast.Node, under bool, guard func(ast.Expr) bool, f func(ast.Node, bool) bool) {
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case nil:
+			return false
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if m.Init != nil {
+				walkGuarded(m.Init, under, guard, f)
+			}
+			walkGuarded(m.Body, under || guard(m.Cond), guard, f)
+			if m.Else != nil {
+				walkGuarded(m.Else, under, guard, f)
+			}
+			return false
+		}
+		return f(m, under)
+	})
+}
+
+// outcomeParams lists fn's error and response parameters.
+func (w *walker) outcomeParams(fn *types.Func) map[types.Object]bool {
 	params := map[types.Object]bool{}
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
@@ -182,9 +238,15 @@ func (w *walker) examinesOutcome(fn *types.Func) bool {
 			params[v] = true
 		}
 	}
+	return params
+}
+
+// testsParam reports whether e tests one of params: compares it, reads
+// its StatusCode, or asks errors.Is or As of it.
+func (w *walker) testsParam(e ast.Node, params map[types.Object]bool) bool {
 	param := func(e ast.Expr) bool { return params[identVar(w.info, e)] }
 	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -198,6 +260,14 @@ func (w *walker) examinesOutcome(fn *types.Func) bool {
 		return !found
 	})
 	return found
+}
+
+// examinesOutcome reports whether fn's body (of this package) tests an
+// error or response parameter itself: compares it, reads its StatusCode,
+// or asks errors.Is or As of it.
+func (w *walker) examinesOutcome(fn *types.Func) bool {
+	decl := w.decls[fn]
+	return decl != nil && decl.Body != nil && w.testsParam(decl.Body, w.outcomeParams(fn))
 }
 
 // judge records that obj holds an opaque judge's verdict.
@@ -259,7 +329,10 @@ func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
 		return Unknown
 	}
 	x := ast.Unparen(args[0])
-	if id, ok := x.(*ast.Ident); ok {
+	if isResponse(s.info.TypeOf(x)) {
+		// A predicate of the response itself (retryable(resp)).
+		x = &ast.SelectorExpr{X: x, Sel: ast.NewIdent("StatusCode")}
+	} else if id, ok := x.(*ast.Ident); ok {
 		x = s.w.statusCopy(id)
 	}
 	sel, ok := x.(*ast.SelectorExpr)
@@ -734,6 +807,30 @@ func (p *path) successDriven() bool {
 	return true
 }
 
+// goesRound reports whether st is a block that ends by going round
+// again: a continue of the loop walked, or a goto back to its label.
+func (s *sim) goesRound(st ast.Stmt) bool {
+	b, ok := st.(*ast.BlockStmt)
+	if !ok || len(b.List) == 0 {
+		return false
+	}
+	br, ok := b.List[len(b.List)-1].(*ast.BranchStmt)
+	if !ok {
+		return false
+	}
+	var to types.Object
+	if br.Label != nil {
+		to = s.info.Uses[br.Label]
+	}
+	switch br.Tok {
+	case token.CONTINUE:
+		return s.loop != nil && (to == nil || s.label != nil && to == s.label)
+	case token.GOTO:
+		return s.gotoL != nil && to == s.gotoL
+	}
+	return false
+}
+
 func (s *sim) elseLeaves(e ast.Stmt) bool {
 	if b, ok := e.(*ast.BlockStmt); ok {
 		return s.alwaysLeaves(b)
@@ -757,7 +854,7 @@ func (s *sim) alwaysLeaves(b *ast.BlockStmt) bool {
 				round = true
 			}
 		case *ast.CallExpr:
-			if s.self != nil && astq.Callee(s.info, n) == s.self {
+			if s.isSelfCall(n) {
 				round = true
 			}
 		}

@@ -19,6 +19,9 @@ type fnScope struct {
 	typ  *ast.FuncType
 	file *ast.File
 	obj  *types.Func // for declarations
+	// For a literal assigned to a variable declared before it (var f
+	// func(); f = func() { ... f() }): the variable, its name.
+	selfVar *types.Var
 	// What one walk of the files saw in the body (functions): its calls
 	// and their callees (nil for a function value), its literals'
 	// included; whether it selects or receives anywhere; whether it
@@ -921,14 +924,14 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 		return nil
 	}
 	rest := append([]ast.Stmt{ls.Stmt}, parent.List[i+1:]...)
-	jump, onError := w.gotoJumps(rest, lbl)
-	if jump == nil || !onError {
-		return nil
-	}
 	// The statements from the label on, spanning their source.
 	blk := &ast.BlockStmt{Lbrace: ls.Pos(), List: rest}
 	ops := w.opsIn(blk)
 	if len(ops) == 0 {
+		return nil
+	}
+	jump, onOutcome := w.gotoJumps(rest, lbl, ops, w.outcomeVars(blk, ops))
+	if jump == nil || !onOutcome {
 		return nil
 	}
 	if w.gotoFailover(rest, lbl, ops) {
@@ -947,11 +950,16 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	return site
 }
 
-// gotoJumps finds the first goto back to lbl, and whether a jump on an
-// error check leads there: the goto itself, or one to a later label of
-// the same statements that the walk follows (if err != nil { goto WAIT }),
-// or one after a loop that tests errors (every endpoint failed).
-func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, bool) {
+// gotoJumps finds the first goto back to lbl, and whether a jump on a
+// test of an operation's outcome leads there: the goto itself, or one to
+// a later label of the same statements that the walk follows (if err !=
+// nil { goto WAIT }), or one after a loop that tests errors (every
+// endpoint failed). An outcome is an error, or any result of one of the
+// operations (a status code, an ok, a body): outcome holds those
+// results' variables. Whether the failure leads back is the walk's to
+// decide, as for a loop; a jump that no outcome guards (a next page) is
+// not a retry.
+func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label, ops map[*ast.CallExpr]bool, outcome map[types.Object]bool) (*ast.BranchStmt, bool) {
 	targets := map[types.Object]bool{lbl: true}
 	if fl := forwardLabels(w.info, rest); len(fl) <= maxForwardLabels {
 		for _, l := range fl {
@@ -960,29 +968,17 @@ func (w *walker) gotoJumps(rest []ast.Stmt, lbl *types.Label) (*ast.BranchStmt, 
 	}
 	var jump *ast.BranchStmt
 	onError := false
-	var visit func(n ast.Node, underErr bool)
-	visit = func(n ast.Node, underErr bool) {
-		ast.Inspect(n, func(m ast.Node) bool {
-			switch m := m.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.IfStmt:
-				if m.Init != nil {
-					visit(m.Init, underErr)
-				}
-				visit(m.Body, underErr || w.mentionsError(m.Cond))
-				if m.Else != nil {
-					visit(m.Else, underErr)
-				}
-				return false
-			case *ast.BranchStmt:
+	guard := func(cond ast.Expr) bool { return w.mentionsError(cond) || mentionsAny(w.info, cond, outcome, ops) }
+	visit := func(n ast.Node, underErr bool) {
+		walkGuarded(n, underErr, guard, func(m ast.Node, under bool) bool {
+			if m, ok := m.(*ast.BranchStmt); ok {
 				if m.Tok != token.GOTO || m.Label == nil || !targets[w.info.Uses[m.Label]] {
 					return false
 				}
 				if w.info.Uses[m.Label] == lbl && jump == nil {
 					jump = m
 				}
-				onError = onError || underErr
+				onError = onError || under
 			}
 			return true
 		})
@@ -1058,7 +1054,13 @@ func forwardLabels(info *types.Info, rest []ast.Stmt) []types.Object {
 
 // recursionSite classifies a function that calls itself after a failure.
 func (w *walker) recursionSite(fs *fnScope) *Site {
-	if fs.obj == nil || !slices.Contains(fs.callees, fs.obj) {
+	var self types.Object
+	switch {
+	case fs.obj != nil && slices.Contains(fs.callees, fs.obj):
+		self = fs.obj
+	case fs.selfVar != nil:
+		self = fs.selfVar
+	default:
 		return nil
 	}
 	var selfCall *ast.CallExpr
@@ -1066,7 +1068,7 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		if c, ok := n.(*ast.CallExpr); ok && astq.Callee(w.info, c) == fs.obj {
+		if c, ok := n.(*ast.CallExpr); ok && selfCallee(w.info, c) == self {
 			selfCall = c
 		}
 		return selfCall == nil
@@ -1074,31 +1076,23 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 	if selfCall == nil {
 		return nil
 	}
-	// A retry by recursion passes its attempt count on, changed (n-1).
-	counted := false
-	for _, a := range selfCall.Args {
-		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
-			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
-					counted = true
-				}
-			}
-		}
-	}
-	if !counted {
+	// A retry by recursion passes its attempt count on, changed (n-1,
+	// or n-- before the call).
+	counted := w.countedArg(fs, selfCall)
+	if counted == nil {
 		return nil
 	}
 	ops := w.opsIn(fs.body)
 	delete(ops, selfCall)
 	for op := range ops {
-		if astq.Callee(w.info, op) == fs.obj {
+		if selfCallee(w.info, op) == self {
 			delete(ops, op)
 		}
 	}
 	if len(ops) == 0 {
 		return nil
 	}
-	s := &sim{w: w, info: w.info, ops: ops, self: fs.obj}
+	s := &sim{w: w, info: w.info, ops: ops, self: self}
 	site := w.simulate(s, fs.body.List)
 	if site == nil || site.Consume {
 		return nil
@@ -1107,21 +1101,58 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 	site.Node, site.Pos, site.End = fs.node, selfCall.Pos(), selfCall.End()
 	site.Func, site.File = fs.node, fs.file
 	// Bounded when the recursive call passes a decremented parameter that is checked.
-	site.Bound = BoundNone
-	for _, a := range selfCall.Args {
-		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) {
-			if id, ok := ast.Unparen(b.X).(*ast.Ident); ok {
-				if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
-					site.Bound, site.BoundPos = BoundCounter, a.Pos()
+	site.Bound, site.BoundPos = BoundCounter, counted.Pos()
+	w.describe(site, fs, fs.body, fs.body)
+	return site
+}
+
+// countedArg returns the argument of a self-call that passes a
+// parameter on changed: the parameter plus or minus something, or the
+// parameter itself where the body steps it (n--, n -= 1, n = n - 1).
+func (w *walker) countedArg(fs *fnScope, selfCall *ast.CallExpr) ast.Expr {
+	param := func(e ast.Expr) *types.Var {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := w.info.Uses[id].(*types.Var); ok && w.isParam(v, fs.typ) {
+				return v
+			}
+		}
+		return nil
+	}
+	stepped := map[*types.Var]bool{}
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			if v := param(n.X); v != nil {
+				stepped[v] = true
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != 1 || len(n.Rhs) != 1 {
+				break
+			}
+			v := param(n.Lhs[0])
+			switch {
+			case v == nil:
+			case n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN:
+				stepped[v] = true
+			case n.Tok == token.ASSIGN:
+				if b, ok := ast.Unparen(n.Rhs[0]).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) && param(b.X) == v {
+					stepped[v] = true
 				}
 			}
 		}
+		return true
+	})
+	for _, a := range selfCall.Args {
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.SUB || b.Op == token.ADD) && param(b.X) != nil {
+			return a
+		}
+		if v := param(a); v != nil && stepped[v] && isInt(v.Type()) {
+			return a
+		}
 	}
-	if site.Bound == BoundNone {
-		site.Bound, site.BoundPos = w.bodyBound(fs.body, fs.body)
-	}
-	w.describe(site, fs, fs.body, fs.body)
-	return site
+	return nil
 }
 
 func (w *walker) isParam(v *types.Var, ft *ast.FuncType) bool {
@@ -1147,30 +1178,62 @@ func (w *walker) declares(fl *ast.FieldList, v types.Object) bool {
 // that tests an error: a goto retry jumps back on failure.
 func (w *walker) underErrorCheck(stmts []ast.Stmt, jump ast.Node) bool {
 	found := false
-	var visit func(n ast.Node, underErr bool)
-	visit = func(n ast.Node, underErr bool) {
-		ast.Inspect(n, func(m ast.Node) bool {
-			if found || m == nil {
-				return false
-			}
+	for _, st := range stmts {
+		walkGuarded(st, false, w.mentionsError, func(m ast.Node, under bool) bool {
 			if m == jump {
-				found = underErr
+				found = under
 				return false
 			}
-			if !(m.Pos() <= jump.Pos() && jump.End() <= m.End()) {
-				return false
-			}
-			if ifs, ok := m.(*ast.IfStmt); ok && ifs.Body.Pos() <= jump.Pos() && jump.End() <= ifs.Body.End() {
-				e := underErr || w.mentionsError(ifs.Cond)
-				visit(ifs.Body, e)
-				return false
-			}
-			return true
+			return !found && m.Pos() <= jump.Pos() && jump.End() <= m.End()
 		})
 	}
-	for _, st := range stmts {
-		visit(st, false)
-	}
+	return found
+}
+
+// outcomeVars lists the variables in n (outside function literals)
+// assigned a result of one of ops: what a test of an outcome reads.
+func (w *walker) outcomeVars(n ast.Node, ops map[*ast.CallExpr]bool) map[types.Object]bool {
+	vars := map[types.Object]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+				if c, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && ops[c] {
+					for _, l := range n.Lhs {
+						if o := identVar(w.info, l); o != nil {
+							vars[o] = true
+						}
+					}
+				}
+				return true
+			}
+			for i, r := range n.Rhs {
+				if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && ops[c] && i < len(n.Lhs) {
+					if o := identVar(w.info, n.Lhs[i]); o != nil {
+						vars[o] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return vars
+}
+
+// mentionsAny reports whether e uses one of vars or calls one of ops.
+func mentionsAny(info *types.Info, e ast.Expr, vars map[types.Object]bool, ops map[*ast.CallExpr]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			found = found || vars[info.Uses[n]]
+		case *ast.CallExpr:
+			found = found || ops[n]
+		}
+		return !found
+	})
 	return found
 }
 

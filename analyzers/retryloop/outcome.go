@@ -123,7 +123,7 @@ type sim struct {
 	label    *types.Label // the loop's label, if any
 	gotoL    *types.Label // goto mode: jumping here is the next attempt
 	headWait ast.Node     // a wait every next round starts with (for range ticker.C)
-	self     *types.Func  // recursion mode: calling this is the next attempt
+	self     types.Object // recursion mode: calling this (a function, or a variable holding the literal walked) is the next attempt
 	handed   *types.Var   // failRearm: the timer parameter whose re-arming counts
 	cond     ast.Expr     // loop condition, evaluated at the next attempt
 	budget   int          // remaining path budget
@@ -494,11 +494,16 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	if v == Unknown && s.fail == nil && s.judged(st.Cond, p) {
 		// On success an opaque judge of the outcome (a retry policy or
 		// predicate: SPEC) says stop: the branch that leaves is taken.
+		// Or the branch that goes round is not (if retry { continue }).
 		switch {
 		case s.alwaysLeaves(st.Body):
 			v = Yes
 		case st.Else != nil && s.elseLeaves(st.Else):
 			v = No
+		case s.goesRound(st.Body):
+			v = No
+		case st.Else != nil && s.goesRound(st.Else):
+			v = Yes
 		}
 		if v != Unknown {
 			s.seq++
@@ -791,11 +796,31 @@ func (s *sim) noReturn(call *ast.CallExpr) bool {
 	return false
 }
 
+// isSelfCall reports whether c calls the function walked in recursion
+// mode: by name, or through the variable its literal is assigned to.
+func (s *sim) isSelfCall(c *ast.CallExpr) bool {
+	return s.self != nil && selfCallee(s.info, c) == s.self
+}
+
+// selfCallee is the object c calls: its function, or the variable whose
+// value it calls (var try func() error; try = func() error { ... try() }).
+func selfCallee(info *types.Info, c *ast.CallExpr) types.Object {
+	if fn := astq.Callee(info, c); fn != nil {
+		return fn
+	}
+	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			return v
+		}
+	}
+	return nil
+}
+
 func (s *sim) callsSelf(r *ast.ReturnStmt) bool {
 	found := false
 	for _, e := range r.Results {
 		ast.Inspect(e, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && astq.Callee(s.info, c) == s.self {
+			if c, ok := n.(*ast.CallExpr); ok && s.isSelfCall(c) {
 				found = true
 			}
 			return !found

@@ -128,8 +128,8 @@ func (w *walker) setValueCodes(e ast.Expr, votes *codeVotes, seen map[*types.Var
 	return false
 }
 
-// predPolarity judges a predicate of one integer parameter whose body is
-// a single return: Yes when it holds for 503 and not for 200 (retryable),
+// predPolarity judges a predicate of one integer (or response: its
+// status code) parameter whose body is a single return: Yes when it holds for 503 and not for 200 (retryable),
 // No the other way round (ok), Unknown otherwise.
 func (w *walker) predPolarity(fn *types.Func) Tri {
 	decl := w.decls[fn]
@@ -183,6 +183,10 @@ func (w *walker) evalCode(e ast.Expr, param types.Object, code int64) (bool, boo
 
 func (w *walker) intOf(e ast.Expr, param types.Object, code int64) (int64, bool) {
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok && w.info.Uses[id] == param {
+		return code, true
+	}
+	// A response parameter's status code (retryable(resp)).
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" && identVar(w.info, sel.X) == param && isResponse(param.Type()) {
 		return code, true
 	}
 	return w.intConst(e)

@@ -193,6 +193,7 @@ func (w *walker) functions() []*fnScope {
 	for _, file := range w.pass.Files {
 		tests = tests || w.isTestFile(file.Pos())
 		var scopes []*fnScope // the functions around the node, innermost last
+		litVars := map[*ast.FuncLit]*types.Var{}
 		ast.Inspect(file, func(n ast.Node) bool {
 			if n == nil {
 				return true
@@ -215,7 +216,16 @@ func (w *walker) functions() []*fnScope {
 					w.decls[obj] = n
 				}
 			case *ast.FuncLit:
-				fs = &fnScope{node: n, file: file, body: n.Body, typ: n.Type}
+				fs = &fnScope{node: n, file: file, body: n.Body, typ: n.Type, selfVar: litVars[n]}
+			case *ast.AssignStmt:
+				if n.Tok == token.ASSIGN && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+					if lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit); ok {
+						if v, ok := identVar(w.info, n.Lhs[0]).(*types.Var); ok {
+							litVars[lit] = v
+						}
+					}
+				}
+				w.scanNode(n, scopes)
 			default:
 				w.scanNode(n, scopes)
 			}

@@ -33,7 +33,7 @@ func (s *sim) expr(e ast.Expr, p *path) {
 			} else if t := s.handsTimer(n); t != nil {
 				s.setDelay(p, t, timerHanded) // what it arms is unknown
 			}
-			if s.self != nil && astq.Callee(s.info, n) == s.self {
+			if s.isSelfCall(n) {
 				p.out = outNext
 			}
 		case *ast.UnaryExpr:
