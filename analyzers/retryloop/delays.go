@@ -118,8 +118,19 @@ func (w *walker) delayOf(e ast.Expr, depth int, seen map[types.Object]bool) judg
 			// A package variable: its initializer when nothing else in
 			// the package's own files sets it (var lockRetry = 10 *
 			// time.Second, tuned only by tests); otherwise a value.
+			// Set elsewhere too: every value the package gives it (a
+			// wait helper growing it between calls).
 			if init := w.pkgVarValue(v); init != nil {
 				return w.delayOf(init, depth+1, seen)
+			}
+			if seen[v] {
+				return judged{growth: GrowthGrowing} // defined by itself (d = d*2 + jitter)
+			}
+			if v.Pkg() == w.pass.Pkg {
+				seen[v] = true
+				if j := w.pkgVarDelay(v, depth, seen); j.growth != GrowthUnknown || j.jitter {
+					return j
+				}
 			}
 			return judged{growth: GrowthUnknown, value: isNumber(v.Type())}
 		}
@@ -387,23 +398,7 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		}
 	}
 	vd := &varDefs{w: w, v: v, depth: depth, seen: seen, res: judged{growth: GrowthFixed}}
-	ast.Inspect(fn.body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			vd.assign(n)
-		case *ast.ValueSpec:
-			vd.valueSpec(n)
-		case *ast.IncDecStmt:
-			if w.isVar(n.X, v) {
-				vd.grows = true
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && w.isVar(n.X, v) {
-				vd.res.growth = GrowthUnknown // address taken
-			}
-		}
-		return true
-	})
+	vd.inspect(fn.body)
 	if vd.defs == 0 {
 		return judged{growth: GrowthUnknown}
 	}
@@ -420,6 +415,53 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		res.growth = GrowthGrowing
 	}
 	return res
+}
+
+// pkgVarDelay judges a package variable used as a delay: an unexported
+// number of this package, every value its non-test files give it (its
+// declaration, the assignments of every function: a wait helper that
+// grows it between calls, a success that resets it). Another package
+// cannot set it; an exported one, or one whose address is taken, is
+// unknown.
+func (w *walker) pkgVarDelay(v *types.Var, depth int, seen map[types.Object]bool) judged {
+	if v.Exported() || !isNumber(v.Type()) {
+		return judged{growth: GrowthUnknown}
+	}
+	vd := &varDefs{w: w, v: v, depth: depth, seen: seen, res: judged{growth: GrowthFixed}}
+	for _, f := range w.nonTestFiles() {
+		vd.inspect(f)
+	}
+	if vd.defs == 0 || vd.addrTaken {
+		return judged{growth: GrowthUnknown}
+	}
+	res := vd.res
+	if vd.grows && res.growth != GrowthServer && (res.growth != GrowthUnknown || !res.jitter) {
+		res.growth = GrowthGrowing
+	}
+	return res
+}
+
+// inspect records every definition of vd.v in n.
+func (vd *varDefs) inspect(n ast.Node) {
+	w, v := vd.w, vd.v
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			vd.assign(n)
+		case *ast.ValueSpec:
+			vd.valueSpec(n)
+		case *ast.IncDecStmt:
+			if w.isVar(n.X, v) {
+				vd.grows = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && w.isVar(n.X, v) {
+				vd.res.growth = GrowthUnknown // address taken
+				vd.addrTaken = true
+			}
+		}
+		return true
+	})
 }
 
 // usedInLaterLoop reports whether a loop of the current function that
@@ -481,6 +523,8 @@ type varDefs struct {
 	grows bool
 	// looped counts the definitions inside a loop of the function.
 	looped int
+	// addrTaken: &v is somewhere (flag.DurationVar(&v, ...)).
+	addrTaken bool
 }
 
 func (vd *varDefs) assign(n *ast.AssignStmt) {
