@@ -485,6 +485,24 @@ func (s *sim) ifStmt(st *ast.IfStmt, ps []*path, depth int) []*path {
 	return out
 }
 
+// stopBranch is what an opaque judge of the outcome (a retry policy or
+// predicate: SPEC) says on success in st's condition: stop, so the branch
+// that leaves is taken, or the branch that goes round is not (if retry {
+// continue }). Unknown when neither branch does either.
+func (s *sim) stopBranch(st *ast.IfStmt) Tri {
+	switch {
+	case s.alwaysLeaves(st.Body):
+		return Yes
+	case st.Else != nil && s.elseLeaves(st.Else):
+		return No
+	case s.goesRound(st.Body):
+		return No
+	case st.Else != nil && s.goesRound(st.Else):
+		return Yes
+	}
+	return Unknown
+}
+
 // ifPath walks one running path through an if: the branches its
 // condition allows, each marked with what decided it.
 func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
@@ -492,19 +510,7 @@ func (s *sim) ifPath(st *ast.IfStmt, p *path, depth int) []*path {
 	prevDecided, prevAt, prevBy := p.decided, p.decidedAt, p.byContent
 	v := s.decide(st.Cond, p)
 	if v == Unknown && s.fail == nil && s.judged(st.Cond, p) {
-		// On success an opaque judge of the outcome (a retry policy or
-		// predicate: SPEC) says stop: the branch that leaves is taken.
-		// Or the branch that goes round is not (if retry { continue }).
-		switch {
-		case s.alwaysLeaves(st.Body):
-			v = Yes
-		case st.Else != nil && s.elseLeaves(st.Else):
-			v = No
-		case s.goesRound(st.Body):
-			v = No
-		case st.Else != nil && s.goesRound(st.Else):
-			v = Yes
-		}
+		v = s.stopBranch(st)
 		if v != Unknown {
 			s.seq++
 			p.decided, p.decidedAt, p.byContent = true, s.seq, nil
