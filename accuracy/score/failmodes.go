@@ -50,6 +50,9 @@ func failmodes(labels []*label, descs []*finding) string {
 				props[model+":"+words[0]] = true // v2quiet
 			}
 			for _, w := range words[1:] {
+				if k, _, _ := strings.Cut(w, "="); k == "op" {
+					continue // the operation's name and line name the site
+				}
 				props[model+":"+w] = true
 			}
 		}

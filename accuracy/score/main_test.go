@@ -167,7 +167,7 @@ func TestFailmodes(t *testing.T) {
 	descs := []*finding{
 		{module: "m", path: "secret/a.go", line: 12, analyzer: describer, message: "v2 shape=bare delay=unknown"},
 		{module: "m", path: "secret/a.go", line: 14, analyzer: describer, message: "v2quiet shape=bare delay=fixed"},
-		{module: "m", path: "secret/c.go", line: 3, analyzer: describer, message: "v3 retry bound=none"},
+		{module: "m", path: "secret/c.go", line: 3, analyzer: describer, message: "v3 retry bound=none op=secretOp@3"},
 		{module: "m", path: "secret/d.go", line: 3, analyzer: describer, message: "v2 shape=counted"},
 	}
 	got := failmodes(labels, descs)
@@ -179,7 +179,7 @@ func TestFailmodes(t *testing.T) {
 			t.Errorf("failmodes lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "secret") || strings.Contains(got, "shape=counted") || strings.Contains(got, "retrysleep TP") {
+	if strings.Contains(got, "secret") || strings.Contains(got, "op=") || strings.Contains(got, "shape=counted") || strings.Contains(got, "retrysleep TP") {
 		t.Errorf("failmodes names a site or counts a true positive:\n%s", got)
 	}
 }
