@@ -10,7 +10,10 @@ import (
 // describer is the analyzer name under which the shadow/describe command
 // reports what each model found of every site ("v2 shape=counted
 // bound=counter ...", "v3 retry status=false bound=none ...", "v3 helper
-// deadline=caller").
+// deadline=caller"), and the calls into other modules that could hold a
+// retry ("lib repo=github.com/cenkalti/backoff
+// fnarg=github.com/cenkalti/backoff/v4.Retry": the library, never the
+// calling code).
 const describer = "describe"
 
 // failmodes counts, per analyzer, what the models found in the spans of

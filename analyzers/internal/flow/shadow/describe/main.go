@@ -10,8 +10,12 @@
 package main
 
 import (
-	"golang.org/x/tools/go/ssa"
+	"go/ast"
+	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -38,6 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range res.Quiet {
 		pass.Reportf(s.Pos, "v2quiet %s", desc(s))
 	}
+	describeLibCalls(pass)
 	v3 := pass.ResultOf[sites.Analyzer].(*sites.Result)
 	for _, s := range v3.Loops {
 		pos := s.Op.Pos()
@@ -89,4 +94,83 @@ func opName(c *ssa.Call) string {
 		return f.Name()
 	}
 	return "value"
+}
+
+// describeLibCalls reports the calls into other modules that could hold
+// or be a retry: one taking a function (a helper handed the operation),
+// or any made inside a loop (an SDK call a hand-written loop repeats), as
+// "lib repo=REPO" with "fnarg=PKG.NAME" for the former. Only the
+// library is named, never the calling code, so that the fail-mode counts
+// of the frozen test split stay aggregate.
+func describeLibCalls(pass *analysis.Pass) {
+	own := ""
+	if pass.Module != nil {
+		own = pass.Module.Path
+	}
+	if own == "" {
+		own = repoOf(pass.Pkg.Path())
+	}
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		var visit func(n ast.Node, inLoop bool)
+		visit = func(n ast.Node, inLoop bool) {
+			ast.Inspect(n, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.ForStmt:
+					visit(m.Body, true)
+					return false
+				case *ast.RangeStmt:
+					visit(m.Body, true)
+					return false
+				case *ast.FuncLit:
+					visit(m.Body, false)
+					return false
+				case *ast.CallExpr:
+					fn, _ := typeutil.Callee(pass.TypesInfo, m).(*types.Func)
+					if fn == nil || fn.Pkg() == nil {
+						return true
+					}
+					path := fn.Pkg().Path()
+					if !strings.Contains(strings.Split(path, "/")[0], ".") || strings.HasPrefix(path+"/", own+"/") {
+						return true // the standard library, or this module
+					}
+					fnarg := takesFunc(fn)
+					if !inLoop && !fnarg {
+						return true
+					}
+					d := "lib repo=" + repoOf(path)
+					if fnarg {
+						d += " fnarg=" + path + "." + fn.Name()
+					}
+					pass.Reportf(m.Pos(), "%s", d)
+				}
+				return true
+			})
+		}
+		visit(f, false)
+	}
+}
+
+// repoOf names the repository of an import path: host/owner/name on the
+// code hosts, host/name elsewhere.
+func repoOf(path string) string {
+	parts := strings.Split(path, "/")
+	n := 2
+	switch parts[0] {
+	case "github.com", "gitlab.com", "bitbucket.org":
+		n = 3
+	}
+	return strings.Join(parts[:min(n, len(parts))], "/")
+}
+
+func takesFunc(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
 }
