@@ -3,7 +3,7 @@
 // It finds calls into third-party retry libraries (cenkalti/backoff v4 and
 // v5, avast/retry-go, sethvargo/go-retry, hashicorp/go-retryablehttp, resty
 // v2 and v3, failsafe-go, k8s wait and client-go retry, go-grpc-middleware
-// retry, eapache/go-resiliency retrier, the aws-sdk-go-v2 retryer and gRPC
+// retry (v1 and v2), eapache/go-resiliency retrier, the aws-sdk-go-v2 retryer and gRPC
 // service configs) and reads their configuration into findings: what it
 // shows of each property a retry is judged on (a wait, jitter, an attempt
 // cap, a budget, a deadline, an idempotency key), in the library's own
@@ -258,7 +258,9 @@ func init() {
 		{"github.com/failsafe-go/failsafe-go", failsafeSite},
 		{"k8s.io/apimachinery", k8sWaitSite},
 		{"k8s.io/client-go", k8sRetrySite},
-		{"github.com/grpc-ecosystem/go-grpc-middleware/v2", grpcMiddlewareSite},
+		{"github.com/grpc-ecosystem/go-grpc-middleware/v2", grpcMiddlewareSite(grpcMiddleware)},
+		// after v2, whose path it is a prefix of
+		{"github.com/grpc-ecosystem/go-grpc-middleware", grpcMiddlewareSite(grpcMiddlewareV1)},
 		{"github.com/eapache/go-resiliency", eapacheSite},
 		{"github.com/aws/aws-sdk-go-v2", awsSite},
 	}
@@ -270,7 +272,7 @@ var modules = []string{
 	"github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5", "github.com/sethvargo/go-retry",
 	"github.com/hashicorp/go-retryablehttp", "github.com/go-resty/resty/v2", "resty.dev/v3",
 	"github.com/failsafe-go/failsafe-go", "k8s.io/apimachinery", "k8s.io/client-go",
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2", "github.com/eapache/go-resiliency",
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2", "github.com/grpc-ecosystem/go-grpc-middleware", "github.com/eapache/go-resiliency",
 	"github.com/aws/aws-sdk-go-v2",
 }
 

@@ -181,7 +181,7 @@ func TestKeyHeaders(t *testing.T) {
 var packages = []string{
 	"libs/backoffv2", "libs/backoffv3", "libs/backoffv4", "libs/backoffv5", "libs/backoffv7", "libs/avast", "libs/avastv5", "libs/goretry",
 	"libs/retryablehttp", "libs/restyv2", "libs/restyv3", "libs/restyheld", "libs/restyheldmethod", "libs/restyheldhelper", "libs/failsafe",
-	"libs/k8s", "libs/grpcmw", "libs/eapache", "libs/awssdk", "libs/grpcconfig",
+	"libs/k8s", "libs/grpcmw", "libs/grpcmwv1", "libs/eapache", "libs/awssdk", "libs/grpcconfig",
 }
 
 func TestLibraries(t *testing.T) {

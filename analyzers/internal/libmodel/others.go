@@ -16,9 +16,13 @@ const (
 	k8sWait        = "k8s.io/apimachinery/pkg/util/wait"
 	k8sRetry       = "k8s.io/client-go/util/retry"
 	grpcMiddleware = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
-	eapache        = "github.com/eapache/go-resiliency/retrier"
-	awsRetry       = "github.com/aws/aws-sdk-go-v2/aws/retry"
-	awsRatelimit   = "github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	// go-grpc-middleware v1's retry package (grpc_retry): the same
+	// interceptors, options and backoffs as v2's, without WithRetriable
+	// and WithOnRetryCallback.
+	grpcMiddlewareV1 = "github.com/grpc-ecosystem/go-grpc-middleware/retry"
+	eapache          = "github.com/eapache/go-resiliency/retrier"
+	awsRetry         = "github.com/aws/aws-sdk-go-v2/aws/retry"
+	awsRatelimit     = "github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 )
 
 // failsafe-go policies that limit load and so count as a budget.
@@ -556,8 +560,16 @@ func ftoa(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
-	if !astq.IsFunc(fn, grpcMiddleware+".UnaryClientInterceptor") && !astq.IsFunc(fn, grpcMiddleware+".StreamClientInterceptor") {
+// grpcMiddlewareSite judges the retry interceptors of the
+// go-grpc-middleware retry package pkg (v2's, or v1's).
+func grpcMiddlewareSite(pkg string) func(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+	return func(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
+		return grpcRetrySite(s, call, fn, pkg)
+	}
+}
+
+func grpcRetrySite(s *scope, call *ast.CallExpr, fn *types.Func, pkg string) *Site {
+	if !astq.IsFunc(fn, pkg+".UnaryClientInterceptor") && !astq.IsFunc(fn, pkg+".StreamClientInterceptor") {
 		return nil
 	}
 	opts, ok := s.options(call, 0)
@@ -568,7 +580,7 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	budget, custom := false, false
 	for _, oc := range opts {
 		ofn := s.callee(oc)
-		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != grpcMiddleware {
+		if ofn == nil || ofn.Pkg() == nil || ofn.Pkg().Path() != pkg {
 			return &Site{Call: call}
 		}
 		if len(oc.Args) != 1 && ofn.Name() != "Disable" && ofn.Name() != "WithCodes" {
@@ -598,7 +610,7 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	b := newSite(call)
 	if bf != nil {
-		judgeGRPCBackoff(s, b, bf)
+		judgeGRPCBackoff(s, b, bf, pkg)
 	}
 	if !budget && !custom {
 		b.add(finding(CatNoBudget, call, "go-grpc-middleware retry interceptor retries with no retry budget"))
@@ -608,7 +620,7 @@ func grpcMiddlewareSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 
 // judgeGRPCBackoff flags the middleware's backoffs without jitter; their
 // WithJitter twins take one more argument, so the fix is mechanical.
-func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
+func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr, pkg string) {
 	r, ok := s.resolve(bf)
 	if !ok {
 		return
@@ -617,16 +629,16 @@ func judgeGRPCBackoff(s *scope, b *siteBuilder, bf ast.Expr) {
 	if !ok || len(bc.Args) != 1 {
 		return
 	}
-	q := s.qualifier(grpcMiddleware)
+	q := s.qualifier(pkg)
 	bfn := s.callee(bc)
 	switch {
-	case astq.IsFunc(bfn, grpcMiddleware+".BackoffLinear"):
+	case astq.IsFunc(bfn, pkg+".BackoffLinear"):
 		i := finding(CatFixedDelay, bc, "retry.BackoffLinear waits the same delay between attempts")
 		if q != "" {
 			i = i.fix("Use retry.BackoffLinearWithJitter", replace(bc.Fun, q+".BackoffLinearWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
 		}
 		b.add(i)
-	case astq.IsFunc(bfn, grpcMiddleware+".BackoffExponential"):
+	case astq.IsFunc(bfn, pkg+".BackoffExponential"):
 		i := finding(CatNoJitter, bc, "retry.BackoffExponential grows without jitter")
 		if q != "" {
 			i = i.fix("Use retry.BackoffExponentialWithJitter", replace(bc.Fun, q+".BackoffExponentialWithJitter"), insert(bc.Args[0].End(), ", 0.1"))
