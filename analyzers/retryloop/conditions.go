@@ -186,8 +186,11 @@ func (s *sim) verdict(call *ast.CallExpr, fn *types.Func) bool {
 }
 
 // trueOnOutcome reports whether fn's body (of this package) returns a
-// literal true first inside an if whose condition tests an error or
-// response parameter.
+// literal true first inside an if whose condition holds on a failure of
+// an error or response parameter only: a non-nil error (err != nil,
+// errors.Is), a failure status (>= 500, == 503: true at 503, false at
+// 200). A true on success, or on content (StatusCode == 200 && a next
+// link), is no verdict on a failure.
 func (w *walker) trueOnOutcome(fn *types.Func) bool {
 	decl := w.decls[fn]
 	if decl == nil || decl.Body == nil {
@@ -195,13 +198,31 @@ func (w *walker) trueOnOutcome(fn *types.Func) bool {
 	}
 	params := w.outcomeParams(fn)
 	found := false
-	walkGuarded(decl.Body, false, func(cond ast.Expr) bool { return w.testsParam(cond, params) }, func(n ast.Node, under bool) bool {
+	walkGuarded(decl.Body, false, func(cond ast.Expr) bool { return w.failureTest(cond, params) }, func(n ast.Node, under bool) bool {
 		if r, ok := n.(*ast.ReturnStmt); ok && under && len(r.Results) > 1 {
 			found = found || isTrue(w.info, r.Results[0])
 		}
 		return !found
 	})
 	return found
+}
+
+// failureTest reports whether cond holds on a failure of one of params
+// and not on its success, as the predicates' evaluators read it.
+func (w *walker) failureTest(cond ast.Expr, params map[types.Object]bool) bool {
+	for p := range params {
+		switch {
+		case isResponse(p.Type()):
+			fail, ok1 := w.evalCode(cond, p, 503)
+			okv, ok2 := w.evalCode(cond, p, 200)
+			if ok1 && ok2 && fail && !okv {
+				return true
+			}
+		case astq.RefersTo(w.info, cond, p) && w.exprAtNil(cond, p) == No:
+			return true
+		}
+	}
+	return false
 }
 
 // walkGuarded walks n outside function literals, telling f of each node
@@ -328,18 +349,7 @@ func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
 	if len(args) != 1 || polarity == Unknown {
 		return Unknown
 	}
-	x := ast.Unparen(args[0])
-	if isResponse(s.info.TypeOf(x)) {
-		// A predicate of the response itself (retryable(resp)).
-		x = &ast.SelectorExpr{X: x, Sel: ast.NewIdent("StatusCode")}
-	} else if id, ok := x.(*ast.Ident); ok {
-		x = s.w.statusCopy(id)
-	}
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "StatusCode" || !isResponse(s.info.TypeOf(sel.X)) {
-		return Unknown
-	}
-	o := s.obj(sel.X)
+	o := s.respOf(args[0])
 	if o == nil {
 		return Unknown
 	}
@@ -358,6 +368,24 @@ func (s *sim) classify(args []ast.Expr, polarity Tri, p *path) Tri {
 		return b2t(failing)
 	}
 	return b2t(!failing)
+}
+
+// respOf returns the response a classifier's argument tests: the
+// response itself (retryable(resp)), or the one whose StatusCode it is,
+// directly or through a copy (code := resp.StatusCode). Nil otherwise.
+func (s *sim) respOf(arg ast.Expr) types.Object {
+	x := ast.Unparen(arg)
+	if isResponse(s.info.TypeOf(x)) {
+		return s.obj(x)
+	}
+	if id, ok := x.(*ast.Ident); ok {
+		x = s.w.statusCopy(id)
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "StatusCode" || !isResponse(s.info.TypeOf(sel.X)) {
+		return nil
+	}
+	return s.obj(sel.X)
 }
 
 // evalEq evaluates x == y.

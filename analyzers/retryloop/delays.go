@@ -409,9 +409,14 @@ func (w *walker) varDelay(v *types.Var, depth int, seen map[types.Object]bool) j
 		// it.
 		res.growth = GrowthUnknown
 	}
-	if vd.grows && res.growth != GrowthServer && res.growth != GrowthUnknown {
-		res.growth = GrowthGrowing
-	} else if vd.grows && res.growth == GrowthUnknown && !res.jitter {
+	return vd.grown(res)
+}
+
+// grown is res for a variable its definitions grow (d *= 2, d++, d = d
+// + step): growing, unless its value is the server's or an unknown
+// jittered one.
+func (vd *varDefs) grown(res judged) judged {
+	if vd.grows && res.growth != GrowthServer && (res.growth != GrowthUnknown || !res.jitter) {
 		res.growth = GrowthGrowing
 	}
 	return res
@@ -434,11 +439,7 @@ func (w *walker) pkgVarDelay(v *types.Var, depth int, seen map[types.Object]bool
 	if vd.defs == 0 || vd.addrTaken {
 		return judged{growth: GrowthUnknown}
 	}
-	res := vd.res
-	if vd.grows && res.growth != GrowthServer && (res.growth != GrowthUnknown || !res.jitter) {
-		res.growth = GrowthGrowing
-	}
-	return res
+	return vd.grown(vd.res)
 }
 
 // inspect records every definition of vd.v in n.

@@ -939,8 +939,8 @@ func (w *walker) gotoSite(fs *fnScope, ls *ast.LabeledStmt, stack []ast.Node) *S
 	}
 	s := &sim{w: w, info: w.info, ops: ops, gotoL: lbl}
 	site := w.simulate(s, rest)
-	if site == nil {
-		return nil
+	if site == nil || w.readsOn(site.Ops) {
+		return nil // as for a loop: reading a stream again reads on
 	}
 	site.Shape = ShapeGoto
 	site.Node, site.Pos, site.End = ls, jump.Pos(), jump.End()
@@ -1068,7 +1068,7 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		if c, ok := n.(*ast.CallExpr); ok && selfCallee(w.info, c) == self {
+		if c, ok := n.(*ast.CallExpr); ok && typeutil.Callee(w.info, c) == self {
 			selfCall = c
 		}
 		return selfCall == nil
@@ -1085,7 +1085,7 @@ func (w *walker) recursionSite(fs *fnScope) *Site {
 	ops := w.opsIn(fs.body)
 	delete(ops, selfCall)
 	for op := range ops {
-		if selfCallee(w.info, op) == self {
+		if typeutil.Callee(w.info, op) == self {
 			delete(ops, op)
 		}
 	}

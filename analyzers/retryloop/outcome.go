@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/types/typeutil"
 	"slices"
 	"strconv"
 
@@ -805,21 +806,7 @@ func (s *sim) noReturn(call *ast.CallExpr) bool {
 // isSelfCall reports whether c calls the function walked in recursion
 // mode: by name, or through the variable its literal is assigned to.
 func (s *sim) isSelfCall(c *ast.CallExpr) bool {
-	return s.self != nil && selfCallee(s.info, c) == s.self
-}
-
-// selfCallee is the object c calls: its function, or the variable whose
-// value it calls (var try func() error; try = func() error { ... try() }).
-func selfCallee(info *types.Info, c *ast.CallExpr) types.Object {
-	if fn := astq.Callee(info, c); fn != nil {
-		return fn
-	}
-	if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
-		if v, ok := info.Uses[id].(*types.Var); ok {
-			return v
-		}
-	}
-	return nil
+	return s.self != nil && typeutil.Callee(s.info, c) == s.self
 }
 
 func (s *sim) callsSelf(r *ast.ReturnStmt) bool {

@@ -129,8 +129,9 @@ func (w *walker) setValueCodes(e ast.Expr, votes *codeVotes, seen map[*types.Var
 }
 
 // predPolarity judges a predicate of one integer (or response: its
-// status code) parameter whose body is a single return: Yes when it holds for 503 and not for 200 (retryable),
-// No the other way round (ok), Unknown otherwise.
+// status code) parameter whose body is a single return: Yes when it
+// holds for 503 and not for 200 (retryable), No the other way round
+// (ok), Unknown otherwise.
 func (w *walker) predPolarity(fn *types.Func) Tri {
 	decl := w.decls[fn]
 	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || decl.Type.Params.NumFields() != 1 {

@@ -2,6 +2,7 @@ package shapes
 
 import (
 	"errors"
+	"net"
 	"net/http"
 	"time"
 )
@@ -226,4 +227,69 @@ next:
 	}
 	resp.Body.Close()
 	goto next
+}
+
+// hasMoreOK sets true on a success status with a next link: a verdict
+// on success and content, not on a failure.
+func hasMoreOK(resp *http.Response) (bool, error) {
+	if resp.StatusCode == http.StatusOK && resp.Header.Get("Link") != "" {
+		return true, nil
+	}
+	if resp.StatusCode >= 400 {
+		return false, errors.New(resp.Status)
+	}
+	return false, nil
+}
+
+func allMoreOK(c *http.Client, url string) (n int, err error) {
+	for {
+		resp, err := c.Get(url)
+		if err != nil {
+			return n, err
+		}
+		resp.Body.Close()
+		n++
+		more, err := hasMoreOK(resp)
+		if err != nil {
+			return n, err
+		}
+		if more {
+			url = resp.Header.Get("Link")
+			continue
+		}
+		return n, nil
+	}
+}
+
+func okResp(resp *http.Response) bool {
+	return resp.StatusCode < 300
+}
+
+// A predicate of the response that says "ok": pages go on on success.
+func pagesWhileOK(c *http.Client, next func() string) (n int) {
+	for {
+		resp, err := c.Get(next())
+		if err != nil {
+			return n
+		}
+		resp.Body.Close()
+		if okResp(resp) {
+			n++
+			continue
+		}
+		return n
+	}
+}
+
+// A goto back after a read that handed something: a stream read on,
+// guarded by the read's result.
+func readOn(conn net.Conn, sink func([]byte)) error {
+	buf := make([]byte, 512)
+more:
+	n, err := conn.Read(buf)
+	if n > 0 {
+		sink(buf[:n])
+		goto more
+	}
+	return err
 }
