@@ -40,8 +40,8 @@ func failmodes(labels []*label, descs []*finding) string {
 		props := map[string]bool{}
 		models := map[string]bool{}
 		for _, d := range descs {
-			if d.module != l.module || d.path != l.path || d.line < l.line || d.line > l.end {
-				continue
+			if d.module != l.module || d.path != l.path || max(d.line, d.endLine) < l.line || d.line > l.end {
+				continue // a description joins every span its range overlaps
 			}
 			words := strings.Fields(d.message)
 			if len(words) == 0 {
@@ -52,6 +52,9 @@ func failmodes(labels []*label, descs []*finding) string {
 			if words[0] != model {
 				props[model+":"+words[0]] = true // v2quiet
 			}
+			if d.line < l.line {
+				props[model+":encloses"] = true // begins before the span: the span is inside it
+			}
 			for _, w := range words[1:] {
 				if k, _, _ := strings.Cut(w, "="); k == "op" {
 					continue // the operation's name and line name the site
@@ -59,23 +62,30 @@ func failmodes(labels []*label, descs []*finding) string {
 				props[model+":"+w] = true
 			}
 		}
-		for _, m := range []string{"v2", "v3"} {
+		for _, m := range []string{"v2", "v3", "ast"} {
 			if !models[m] {
 				props[m+":no-site"] = true
 			}
 		}
-		k := key{l.analyzer, outcome}
-		if counts[k] == nil {
-			counts[k] = map[string]int{}
+		keys := []key{{l.analyzer, outcome}}
+		if !models["v2"] && !models["v3"] {
+			// what the code of the span is made of where neither model
+			// found a site
+			keys = append(keys, key{l.analyzer, outcome + " (no site)"})
 		}
-		for p := range props {
-			counts[k][p]++
+		for _, k := range keys {
+			if counts[k] == nil {
+				counts[k] = map[string]int{}
+			}
+			for p := range props {
+				counts[k][p]++
+			}
 		}
 	}
 	var b strings.Builder
 	b.WriteString("\n## What the models found where the checks miss (counts of rows)\n\n")
 	for _, a := range analyzers {
-		for _, o := range []string{"FN", "FP"} {
+		for _, o := range []string{"FN", "FN (no site)", "FP", "FP (no site)"} {
 			c := counts[key{a, o}]
 			if len(c) == 0 {
 				continue

@@ -53,6 +53,7 @@ type label struct {
 type finding struct {
 	module, path string
 	line         int
+	endLine      int // the last line of the diagnostic's range (describe's loops)
 	analyzer     string
 	message      string
 	row          *label
@@ -202,6 +203,7 @@ func readFindings(dir, module, version string) ([]*finding, error) {
 		for a, raw := range byAnalyzer {
 			var diags []struct {
 				Posn    string   `json:"posn"`
+				End     string   `json:"end"`
 				Message string   `json:"message"`
 				Sites   []string `json:"sites"`
 			}
@@ -223,11 +225,18 @@ func readFindings(dir, module, version string) ([]*finding, error) {
 						continue
 					}
 					k := a + " " + posn
+					if a == describer {
+						k += " " + d.Message // descriptions of several kinds share a position
+					}
 					if seen[k] { // a package and its test variant
 						continue
 					}
 					seen[k] = true
-					out = append(out, &finding{module: module, path: filepath.ToSlash(rel), line: line, analyzer: a, message: d.Message, group: group})
+					end := line
+					if _, l, ok := splitPosn(d.End); ok && l > line && group == "" {
+						end = l
+					}
+					out = append(out, &finding{module: module, path: filepath.ToSlash(rel), line: line, endLine: end, analyzer: a, message: d.Message, group: group})
 				}
 			}
 		}

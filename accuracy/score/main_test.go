@@ -169,17 +169,21 @@ func TestFailmodes(t *testing.T) {
 		{module: "m", path: "secret/a.go", line: 14, analyzer: describer, message: "v2quiet shape=bare delay=fixed"},
 		{module: "m", path: "secret/c.go", line: 3, analyzer: describer, message: "v3 retry bound=none op=secretOp@3"},
 		{module: "m", path: "secret/d.go", line: 3, analyzer: describer, message: "v2 shape=counted"},
+		{module: "m", path: "secret/b.go", line: 2, analyzer: describer, message: "ast loop=bare errtest"},
+		{module: "m", path: "secret/c.go", line: 0, endLine: 2, analyzer: describer, message: "ast loop=cond"},
+		{module: "m", path: "secret/c.go", line: 0, endLine: 0, analyzer: describer, message: "ast loop=range"},
 	}
 	got := failmodes(labels, descs)
 	for _, want := range []string{
 		"- retrysleep FN: ", "v2:shape=bare 1,", "v2:delay=unknown 1,", "v2:delay=fixed 1,", "v2:no-site 1,", "v3:no-site 2",
-		"- retrybudget FP: ", "v3:bound=none 1", "v2:no-site 1",
+		"- retrysleep FN (no site): ast:errtest 1, ast:loop=bare 1, v2:no-site 1, v3:no-site 1\n",
+		"- retrybudget FP: ", "v3:bound=none 1", "v2:no-site 1", "ast:encloses 1", "ast:loop=cond 1",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("failmodes lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "secret") || strings.Contains(got, "op=") || strings.Contains(got, "shape=counted") || strings.Contains(got, "retrysleep TP") {
+	if strings.Contains(got, "secret") || strings.Contains(got, ":op=") || strings.Contains(got, "shape=counted") || strings.Contains(got, "loop=range") || strings.Contains(got, "retrysleep TP") {
 		t.Errorf("failmodes names a site or counts a true positive:\n%s", got)
 	}
 }

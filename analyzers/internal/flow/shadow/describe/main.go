@@ -10,7 +10,9 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -37,19 +39,20 @@ func main() { multichecker.Main(append(analyzers.All(), describe)...) }
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	for _, s := range res.Sites {
-		pass.Reportf(s.Pos, "v2 %s", desc(s))
+		report(pass, s.Pos, s.End, "v2 "+desc(s))
 	}
 	for _, s := range res.Quiet {
-		pass.Reportf(s.Pos, "v2quiet %s", desc(s))
+		report(pass, s.Pos, s.End, "v2quiet "+desc(s))
 	}
 	describeLibCalls(pass)
+	describeSyntax(pass)
 	v3 := pass.ResultOf[sites.Analyzer].(*sites.Result)
 	for _, s := range v3.Loops {
-		pos := s.Op.Pos()
+		pos, end := s.Op.Pos(), s.Hi
 		if s.Lo.IsValid() {
 			pos = s.Lo
 		}
-		pass.Reportf(pos, "v3 %s status=%t %s op=%s@%d", s.Kind, s.Status, s.Evidence, opName(s.Op), pass.Fset.Position(s.Op.Pos()).Line)
+		report(pass, pos, end, fmt.Sprintf("v3 %s status=%t %s op=%s@%d", s.Kind, s.Status, s.Evidence, opName(s.Op), pass.Fset.Position(s.Op.Pos()).Line))
 	}
 	for _, h := range v3.Helpers {
 		pass.Reportf(h.Call.Pos(), "v3 helper deadline=%s", h.Deadline)
@@ -85,6 +88,15 @@ func desc(s *retryloop.Site) string {
 	return d + " Delay=" + ev.Delay.String()
 }
 
+// report reports msg over pos..end (the scorer joins a description to
+// every labeled span it overlaps); an invalid or earlier end is pos.
+func report(pass *analysis.Pass, pos, end token.Pos, msg string) {
+	if end < pos {
+		end = token.NoPos
+	}
+	pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg})
+}
+
 // opName names a site's operation: its callee, its method, or "value".
 func opName(c *ssa.Call) string {
 	if c.Call.IsInvoke() {
@@ -99,7 +111,8 @@ func opName(c *ssa.Call) string {
 // describeLibCalls reports the calls into other modules that could hold
 // or be a retry: one taking a function (a helper handed the operation),
 // or any made inside a loop (an SDK call a hand-written loop repeats), as
-// "lib repo=REPO" with "fnarg=PKG.NAME" for the former. Only the
+// "lib repo=REPO" with "fnarg=PKG.NAME" for the former; any other call
+// into another module as "lib any=REPO" (a client built with retries). Only the
 // library is named, never the calling code, so that the fail-mode counts
 // of the frozen test split stay aggregate.
 func describeLibCalls(pass *analysis.Pass) {
@@ -137,10 +150,10 @@ func describeLibCalls(pass *analysis.Pass) {
 						return true // the standard library, or this module
 					}
 					fnarg := takesFunc(fn)
-					if !inLoop && !fnarg {
-						return true
-					}
 					d := "lib repo=" + repoOf(path)
+					if !inLoop && !fnarg {
+						d = "lib any=" + repoOf(path) // the library of any other call
+					}
 					if fnarg {
 						d += " fnarg=" + path + "." + fn.Name()
 					}
