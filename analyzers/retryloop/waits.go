@@ -236,8 +236,29 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 }
 
 // isWaitRecv reports whether receiving from x waits for a timer:
-// time.After(d), time.Tick(d), t.C of a Timer or Ticker.
+// time.After(d), time.Tick(d), t.C of a Timer or Ticker, or any other
+// channel of time.Time (opaqueTimer).
 func (w *walker) isWaitRecv(x ast.Expr) bool {
+	return w.knownTimer(x) || w.opaqueTimer(x)
+}
+
+// opaqueTimer reports whether x is a channel of time.Time that the model
+// cannot time: one made by a clock it does not know (a mockable clock's
+// After(d) or Timer(d).C, a helper returning a timer channel). Receiving
+// from it waits, for how long is unknown: neither absent nor fixed.
+func (w *walker) opaqueTimer(x ast.Expr) bool {
+	t := w.info.TypeOf(x)
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && ch.Dir() != types.SendOnly && astq.IsNamed(ch.Elem(), "time", "Time") && !w.knownTimer(x)
+}
+
+// knownTimer reports whether x is a timer channel the model times:
+// time.After(d), time.Tick(d), t.C of a Timer or Ticker, a variable
+// holding time.After(d), a channel only time.AfterFunc callbacks signal.
+func (w *walker) knownTimer(x ast.Expr) bool {
 	x = ast.Unparen(x)
 	if c, ok := x.(*ast.CallExpr); ok {
 		return astq.IsFunc(astq.Callee(w.info, c), "time.After", "time.Tick")
@@ -535,6 +556,13 @@ func (w *walker) tickWait(n *ast.RangeStmt) *Wait {
 // timerDelay finds the delay of a timer receive (time.After(d), t.C).
 func (w *walker) timerDelay(x ast.Expr, wt *Wait) {
 	x = ast.Unparen(x)
+	if w.opaqueTimer(x) {
+		if wt.Kind != WaitSelect {
+			wt.Kind = WaitHelper // no time.Sleep to rewrite, no delay to judge
+		}
+		wt.Growth = GrowthUnknown
+		return
+	}
 	if c, ok := x.(*ast.CallExpr); ok {
 		wt.Call = c
 		if astq.IsFunc(astq.Callee(w.info, c), "time.Tick") {

@@ -635,11 +635,12 @@ func pingSwitch(c *http.Client, url string, dry bool) error {
 	return nil
 }
 
-// Look-alike: the channel holds a timer or the caller's events, so a
-// receive from it is not judged a timer wait (what it waits is not seen).
+// Look-alike: the channel holds a timer or the caller's events, channels
+// of time.Time both: a receive from it waits, for how long is not seen
+// (unknown, not absent).
 func lockOrEvent(acquire func() error, events <-chan time.Time, stop <-chan struct{}) {
 	retry := time.After(time.Second)
-	for i := 0; i < 5; i++ { // want `retry site: shape=counted bound=counter delay=absent jitter=no ctx=unknown consulted`
+	for i := 0; i < 5; i++ { // want `retry site: shape=counted bound=counter delay=unknown jitter=no ctx=unknown consulted attempts=5`
 		if err := acquire(); err == nil {
 			return
 		}
