@@ -14,6 +14,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -39,10 +41,10 @@ func main() { multichecker.Main(append(analyzers.All(), describe)...) }
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
 	for _, s := range res.Sites {
-		report(pass, s.Pos, s.End, "v2 "+desc(s))
+		report(pass, s.Pos, s.End, "v2 "+desc(pass, s))
 	}
 	for _, s := range res.Quiet {
-		report(pass, s.Pos, s.End, "v2quiet "+desc(s))
+		report(pass, s.Pos, s.End, "v2quiet "+desc(pass, s))
 	}
 	describeLibCalls(pass)
 	describeSyntax(pass)
@@ -60,7 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func desc(s *retryloop.Site) string {
+func desc(pass *analysis.Pass, s *retryloop.Site) string {
 	d := strings.TrimPrefix(s.String(), "retry site: ")
 	if s.Local {
 		d += " local"
@@ -76,6 +78,9 @@ func desc(s *retryloop.Site) string {
 	}
 	if s.Ctx.InScope != nil {
 		d += " ctxinscope"
+	}
+	if s.Remote == nil {
+		d += opKinds(pass, s)
 	}
 	ev := s.Evidence()
 	for _, p := range []struct {
@@ -97,6 +102,51 @@ func report(pass *analysis.Pass, pos, end token.Pos, msg string) {
 	pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg})
 }
 
+// opKinds names, for a site whose operation is not known remote, the
+// kind of each of its calls: through an interface or a static function
+// of this module ("own"), another module ("lib") or the standard library
+// ("std"), or through a function value. Kinds only, no names.
+func opKinds(pass *analysis.Pass, s *retryloop.Site) string {
+	own := ownModule(pass)
+	kinds := map[string]bool{}
+	for _, c := range s.Ops {
+		switch fn := typeutil.Callee(pass.TypesInfo, c).(type) {
+		case *types.Func:
+			where := "own"
+			switch path := fn.Pkg().Path(); {
+			case !strings.Contains(strings.Split(path, "/")[0], "."):
+				where = "std"
+			case !strings.HasPrefix(path+"/", own+"/"):
+				where = "lib"
+			}
+			kind := "static"
+			if isIfaceMethod(fn) {
+				kind = "iface"
+			}
+			kinds[" opk="+kind+"-"+where] = true
+		default:
+			kinds[" opk=value"] = true
+		}
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		b.WriteString(k)
+	}
+	return b.String()
+}
+
+func isIfaceMethod(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
+
+func ownModule(pass *analysis.Pass) string {
+	if pass.Module != nil && pass.Module.Path != "" {
+		return pass.Module.Path
+	}
+	return repoOf(pass.Pkg.Path())
+}
+
 // opName names a site's operation: its callee, its method, or "value".
 func opName(c *ssa.Call) string {
 	if c.Call.IsInvoke() {
@@ -116,13 +166,7 @@ func opName(c *ssa.Call) string {
 // library is named, never the calling code, so that the fail-mode counts
 // of the frozen test split stay aggregate.
 func describeLibCalls(pass *analysis.Pass) {
-	own := ""
-	if pass.Module != nil {
-		own = pass.Module.Path
-	}
-	if own == "" {
-		own = repoOf(pass.Pkg.Path())
-	}
+	own := ownModule(pass)
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.Position(f.Pos()).Filename, "_test.go") {
 			continue

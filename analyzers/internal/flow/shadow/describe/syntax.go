@@ -49,6 +49,14 @@ func describeBody(pass *analysis.Pass, self *types.Func, body *ast.BlockStmt) {
 			if k := callKind(pass, self, n); k != "" {
 				pass.Reportf(n.Pos(), "ast call=%s", k)
 			}
+			for _, a := range n.Args {
+				if self != nil && usesObj(pass, a, self) {
+					// the function hands itself on (time.AfterFunc(d, c.connect))
+					pass.Reportf(n.Pos(), "ast call=selfref")
+				}
+			}
+		case *ast.GoStmt:
+			pass.Reportf(n.Pos(), "ast go")
 		}
 		return true
 	})
@@ -158,4 +166,14 @@ func callKind(pass *analysis.Pass, self *types.Func, c *ast.CallExpr) string {
 		}
 	}
 	return ""
+}
+
+func usesObj(pass *analysis.Pass, e ast.Expr, obj types.Object) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return pass.TypesInfo.Uses[e] == obj
+	case *ast.SelectorExpr:
+		return pass.TypesInfo.Uses[e.Sel] == obj
+	}
+	return false
 }
