@@ -102,10 +102,14 @@ func (s *scope) rhOption(cl *rhClient, name string, rhs ast.Expr, at *ast.Assign
 		}
 		body := s.funcBody(rhs)
 		switch {
+		case body == nil && name == "CheckRetry":
+			// A predicate we cannot read may check the method; a budget
+			// is not presumed behind a retry predicate (SPEC, "Unknown
+			// is not absent", its one exception).
+			cl.custom = true
 		case body == nil:
-			// A hook we cannot read may check the method or a budget.
+			// A hook we cannot read may refuse a retry (a budget).
 			cl.budget = true
-			cl.custom = cl.custom || name == "CheckRetry"
 		case s.budgeted(body):
 			cl.budget = true
 		}
