@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"github.com/retrylint/retrylint/analyzers/internal/follow"
 )
 
 const retryablehttp = "github.com/hashicorp/go-retryablehttp"
@@ -36,6 +37,10 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	}
 	cl := &rhClient{}
 	c := s.collect(recv, at.Pos())
+	if made := s.rhMadeBy(recv); made != nil {
+		s.rhFields(made, c.fields) // what the caller sets on it after
+		return made
+	}
 	if c.opaque {
 		return cl
 	}
@@ -72,6 +77,59 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	cl.known, cl.newCall = true, news[0]
 	s.rhFields(cl, c.fields)
 	return cl
+}
+
+// rhMadeBy is the client recv holds when it is the result of a function
+// of this package that makes one (newClient() returning
+// retryablehttp.NewClient() with its settings): known when each of the
+// function's returns gives one and the same known client, a nil aside.
+// Its fixes would edit that function: none (held).
+func (s *scope) rhMadeBy(recv ast.Expr) *rhClient {
+	r, _ := s.resolve(recv)
+	call, ok := r.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fd := s.declOf(s.callee(call))
+	if fd == nil || fd.Body == nil {
+		return nil
+	}
+	k := follow.Key{What: "rhMadeBy", At: fd}
+	if !s.env.path.Enter(k) {
+		return nil
+	}
+	defer s.env.path.Leave(k)
+	ws := newScope(s.env, s.fileOf(fd), fd, fd.Type, fd.Body)
+	var out *rhClient
+	ok = true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || !ok {
+			return false
+		}
+		ret, isRet := n.(*ast.ReturnStmt)
+		if !isRet {
+			return true
+		}
+		if len(ret.Results) == 0 {
+			ok = false // a bare return of named results: not followed
+			return false
+		}
+		if astq.IsNil(s.env.Info, ret.Results[0]) {
+			return false
+		}
+		cl := ws.rhClient(ret.Results[0], ret)
+		if !cl.known || cl.newCall == nil || out != nil && out.newCall != cl.newCall {
+			ok = false // two clients, or one not in view
+			return false
+		}
+		out = cl
+		return false
+	})
+	if !ok || out == nil {
+		return nil
+	}
+	out.held = true
+	return out
 }
 
 // rhFields reads the assignments to the client's fields (cl.RetryMax = 3).

@@ -689,6 +689,16 @@ func (s *scope) declOf(fn *types.Func) *ast.FuncDecl {
 	return nil
 }
 
+// fileOf returns the file of the scope's files that holds n, or nil.
+func (s *scope) fileOf(n ast.Node) *ast.File {
+	for _, f := range s.files() {
+		if f.FileStart <= n.Pos() && n.Pos() < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
 // files returns the files whose declarations the scope may follow.
 func (s *scope) files() []*ast.File {
 	if len(s.env.Files) > 0 {
