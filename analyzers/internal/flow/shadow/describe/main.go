@@ -82,6 +82,16 @@ func desc(pass *analysis.Pass, s *retryloop.Site) string {
 	if s.Remote == nil {
 		d += opKinds(pass, s)
 	}
+	if s.Library != "" {
+		// which library, and the kinds of what its model found there
+		d += " libsite=" + repoOf(s.Library)
+		if len(s.LibFindings) == 0 {
+			d += " libcat=none"
+		}
+		for _, f := range s.LibFindings {
+			d += " libcat=" + f.Category
+		}
+	}
 	ev := s.Evidence()
 	for _, p := range []struct {
 		name string
@@ -124,6 +134,9 @@ func opKinds(pass *analysis.Pass, s *retryloop.Site) string {
 				kind = "iface"
 			}
 			kinds[" opk="+kind+"-"+where] = true
+			if where == "lib" {
+				kinds[" opk="+kind+"-lib:"+repoOf(fn.Pkg().Path())] = true // which library
+			}
 		default:
 			kinds[" opk=value"] = true
 		}
