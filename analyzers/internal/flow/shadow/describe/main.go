@@ -86,7 +86,7 @@ func desc(pass *analysis.Pass, s *retryloop.Site) string {
 		// which library, and the kinds of what its model found there
 		d += " libsite=" + repoOf(s.Library)
 		if len(s.LibFindings) == 0 {
-			d += " libcat=none"
+			d += " libcat=none" + recvKind(pass, s.Node)
 		}
 		for _, f := range s.LibFindings {
 			d += " libcat=" + f.Category
@@ -158,6 +158,90 @@ func ownModule(pass *analysis.Pass) string {
 		return pass.Module.Path
 	}
 	return repoOf(pass.Pkg.Path())
+}
+
+// recvKind says where the client a library send goes through comes
+// from, by kind: a field (of this package's type or another's, exported
+// or not), a parameter, a package variable, a local variable (and the kind
+// of call that made it), or a call.
+func recvKind(pass *analysis.Pass, n ast.Node) string {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return " recv=notcall"
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return " recv=func"
+	}
+	switch x := ast.Unparen(sel.X).(type) {
+	case *ast.SelectorExpr:
+		v, ok := pass.TypesInfo.Uses[x.Sel].(*types.Var)
+		switch {
+		case !ok:
+			return " recv=other"
+		case v.Pkg() != pass.Pkg:
+			return " recv=field-otherpkg"
+		case v.Exported():
+			return " recv=field-exported"
+		}
+		return " recv=field-unexported"
+	case *ast.Ident:
+		v, ok := pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return " recv=pkgname" // a package-level function
+		}
+		if v.Parent() == pass.Pkg.Scope() {
+			return " recv=pkgvar"
+		}
+		for _, f := range pass.Files {
+			var kind string
+			ast.Inspect(f, func(m ast.Node) bool {
+				if kind != "" {
+					return false
+				}
+				switch m := m.(type) {
+				case *ast.Field:
+					for _, id := range m.Names {
+						if pass.TypesInfo.Defs[id] == v {
+							kind = " recv=param"
+						}
+					}
+				case *ast.AssignStmt:
+					for i, l := range m.Lhs {
+						if id, ok := l.(*ast.Ident); ok && pass.TypesInfo.Defs[id] == v {
+							r := m.Rhs[min(i, len(m.Rhs)-1)]
+							kind = " recv=local-" + exprKind(pass, r)
+						}
+					}
+				}
+				return true
+			})
+			if kind != "" {
+				return kind
+			}
+		}
+		return " recv=local"
+	case *ast.CallExpr:
+		return " recv=" + exprKind(pass, x)
+	}
+	return " recv=other"
+}
+
+func exprKind(pass *analysis.Pass, e ast.Expr) string {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return "value"
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, c).(*types.Func)
+	switch {
+	case !ok:
+		return "call-value"
+	case fn.Pkg() == pass.Pkg:
+		return "call-samepkg"
+	case strings.HasPrefix(fn.Pkg().Path()+"/", ownModule(pass)+"/"):
+		return "call-samemodule"
+	}
+	return "call-lib"
 }
 
 // opName names a site's operation: its callee, its method, or "value".
