@@ -171,21 +171,30 @@ func (a *analysis) delay(in ssa.Instruction, depth int) bool {
 }
 
 // timerChan reports whether ch is a channel that fires after a time:
-// time.After's or time.Tick's result, or the C of a time.Timer or
-// time.Ticker.
+// time.After's or time.Tick's result, the C of a time.Timer or
+// time.Ticker, or any other channel of time.Time (a clock the model does
+// not know: how long it waits is unknown, but it waits).
 func timerChan(ch ssa.Value) bool {
 	switch ch := ch.(type) {
 	case *ssa.Call:
-		f := ch.Call.StaticCallee()
-		return f != nil && (isTimeFunc(f, "After") || isTimeFunc(f, "Tick"))
+		if f := ch.Call.StaticCallee(); f != nil && (isTimeFunc(f, "After") || isTimeFunc(f, "Tick")) {
+			return true
+		}
 	case *ssa.UnOp:
-		if fa, ok := ch.X.(*ssa.FieldAddr); ok && ch.Op == token.MUL {
-			return isTimeStruct(fa.X.Type(), fa.Field)
+		if fa, ok := ch.X.(*ssa.FieldAddr); ok && ch.Op == token.MUL && isTimeStruct(fa.X.Type(), fa.Field) {
+			return true
 		}
 	case *ssa.Field:
-		return isTimeStruct(ch.X.Type(), ch.Field)
+		if isTimeStruct(ch.X.Type(), ch.Field) {
+			return true
+		}
 	}
-	return false
+	c, ok := ch.Type().Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(c.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
 }
 
 // isTimeStruct reports whether t (or what it points to) is time.Timer or

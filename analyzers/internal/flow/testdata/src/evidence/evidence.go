@@ -109,3 +109,37 @@ func paused(ctx context.Context) error {
 	}
 	return nil
 }
+
+// A mockable clock: its channel waits, for how long is its business.
+type clock interface {
+	After(d time.Duration) <-chan time.Time
+}
+
+func clocked(ctx context.Context, clk clock) error {
+	for {
+		err := op(ctx) // want `bound=deadline delay=unknown jitter=false`
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-clk.After(time.Second):
+		}
+	}
+}
+
+// Cancellation alone is no wait.
+func cancelOnly(ctx context.Context) error {
+	for {
+		err := op(ctx) // want `bound=deadline delay=none jitter=false`
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+	}
+}
