@@ -378,14 +378,7 @@ func (s *sim) respOf(arg ast.Expr) types.Object {
 	if isResponse(s.info.TypeOf(x)) {
 		return s.obj(x)
 	}
-	if id, ok := x.(*ast.Ident); ok {
-		x = s.w.statusCopy(id)
-	}
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "StatusCode" || !isResponse(s.info.TypeOf(sel.X)) {
-		return nil
-	}
-	return s.obj(sel.X)
+	return s.statusVar(x)
 }
 
 // evalEq evaluates x == y.

@@ -239,7 +239,7 @@ func (w *walker) sleepVar(call *ast.CallExpr) bool {
 // time.After(d), time.Tick(d), t.C of a Timer or Ticker, or any other
 // channel of time.Time (opaqueTimer).
 func (w *walker) isWaitRecv(x ast.Expr) bool {
-	return w.knownTimer(x) || w.opaqueTimer(x)
+	return w.knownTimer(x) || astq.IsTimeChan(w.info.TypeOf(x))
 }
 
 // opaqueTimer reports whether x is a channel of time.Time that the model
@@ -247,12 +247,7 @@ func (w *walker) isWaitRecv(x ast.Expr) bool {
 // After(d) or Timer(d).C, a helper returning a timer channel). Receiving
 // from it waits, for how long is unknown: neither absent nor fixed.
 func (w *walker) opaqueTimer(x ast.Expr) bool {
-	t := w.info.TypeOf(x)
-	if t == nil {
-		return false
-	}
-	ch, ok := t.Underlying().(*types.Chan)
-	return ok && ch.Dir() != types.SendOnly && astq.IsNamed(ch.Elem(), "time", "Time") && !w.knownTimer(x)
+	return astq.IsTimeChan(w.info.TypeOf(x)) && !w.knownTimer(x)
 }
 
 // knownTimer reports whether x is a timer channel the model times:

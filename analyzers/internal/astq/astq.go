@@ -92,6 +92,16 @@ func IsNamed(t types.Type, pkgPath, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkgPath && n.Obj().Name() == name
 }
 
+// IsTimeChan reports whether t is a channel one can receive time.Time
+// values from (a timer's or a clock's).
+func IsTimeChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && ch.Dir() != types.SendOnly && IsNamed(ch.Elem(), "time", "Time")
+}
+
 // IsVar reports whether e (parentheses aside) is an identifier that uses
 // or defines obj.
 func IsVar(info *types.Info, e ast.Expr, obj types.Object) bool {

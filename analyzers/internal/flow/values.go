@@ -189,12 +189,7 @@ func timerChan(ch ssa.Value) bool {
 			return true
 		}
 	}
-	c, ok := ch.Type().Underlying().(*types.Chan)
-	if !ok {
-		return false
-	}
-	n, ok := types.Unalias(c.Elem()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+	return astq.IsTimeChan(ch.Type())
 }
 
 // isTimeStruct reports whether t (or what it points to) is time.Timer or

@@ -37,6 +37,9 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 	}
 	cl := &rhClient{}
 	c := s.collect(recv, at.Pos())
+	if c.handed {
+		return cl // configured where it was handed, too
+	}
 	if made := s.rhMadeBy(recv); made != nil {
 		s.rhFields(made, c.fields) // what the caller sets on it after
 		return made

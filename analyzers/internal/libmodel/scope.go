@@ -31,6 +31,10 @@ type scope struct {
 	fields map[*types.Var][]*ast.AssignStmt
 	// calls are method calls v.M(...) on a variable, in source order.
 	calls map[*types.Var][]*ast.CallExpr
+	// handed are calls of functions the model does not know that a
+	// library value held by reference is handed to (configure(client)):
+	// they may change it.
+	handed map[*types.Var][]*ast.CallExpr
 }
 
 func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *ast.BlockStmt) *scope {
@@ -40,6 +44,7 @@ func newScope(env *Env, file *ast.File, fn ast.Node, ftype *ast.FuncType, body *
 		unsure: make(map[*types.Var]bool),
 		fields: make(map[*types.Var][]*ast.AssignStmt),
 		calls:  make(map[*types.Var][]*ast.CallExpr),
+		handed: make(map[*types.Var][]*ast.CallExpr),
 	}
 	// libArg holds the &v handed straight to a library call; a call is
 	// visited before its arguments, so they are marked in time.
@@ -145,6 +150,12 @@ func (s *scope) readCall(n *ast.CallExpr, libArg map[*ast.UnaryExpr]bool) {
 		for _, a := range n.Args {
 			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
 				libArg[u] = true
+			}
+		}
+	} else {
+		for _, a := range n.Args {
+			if v := s.localVar(a); v != nil && isPointerish(v.Type()) && fromLibrary(v.Type()) {
+				s.handed[v] = append(s.handed[v], n)
 			}
 		}
 	}
@@ -747,6 +758,8 @@ type cfg struct {
 	// opaque reports whether part of the value comes from somewhere the
 	// scope cannot see (a parameter, a field, another function).
 	opaque bool
+	// handed: the value was handed to a function that may change it.
+	handed bool
 }
 
 // collect gathers the configuration of the value e as seen at position at:
@@ -776,6 +789,11 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 				if as.End() <= at && !seen[as] {
 					seen[as] = true
 					c.fields = append(c.fields, as)
+				}
+			}
+			for _, h := range s.handed[v] {
+				if h.End() <= at {
+					c.opaque, c.handed = true, true
 				}
 			}
 		}

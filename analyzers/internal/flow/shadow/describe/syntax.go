@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -127,13 +128,7 @@ func bodyKinds(pass *analysis.Pass, body *ast.BlockStmt) string {
 		return true
 	})
 	var b strings.Builder
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range kinds {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		b.WriteString(" " + k)
 	}
 	return b.String()

@@ -137,3 +137,31 @@ func madeSingle(ctx context.Context) error {
 	_, err = newSingle().Do(req)
 	return err
 }
+
+// The caller hands the client to a function that may set a budget hook
+// on it: what it holds after is unknown.
+func madeHanded(ctx context.Context) error {
+	client := newRetrying()
+	addBudget(client)
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "http://example.com", nil)
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
+
+func addBudget(c *retryablehttp.Client) { c.CheckRetry = budgetPolicy }
+
+// The same for a client made in place.
+func inPlaceHanded(ctx context.Context) error {
+	client := retryablehttp.NewClient()
+	client.Backoff = retryablehttp.LinearJitterBackoff
+	addBudget(client)
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "http://example.com", nil)
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
