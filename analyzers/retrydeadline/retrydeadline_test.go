@@ -16,7 +16,7 @@ func TestShared(t *testing.T) {
 }
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrydeadline.Analyzer, "a", "settled")
+	analysistest.Run(t, analysistest.TestData(), retrydeadline.Analyzer, "a", "settled", "through/...")
 }
 
 func TestFixes(t *testing.T) {

@@ -171,6 +171,9 @@ func (w *walker) opDeadline(site *Site, op *ast.CallExpr, fs *fnScope) (Deadline
 		// context.Background().
 		return DeadlineNone, true
 	}
+	if f := w.factOf(fn); f != nil && f.NoDeadline {
+		return DeadlineNone, true // its remote calls run under none
+	}
 	return DeadlineUnknown, false
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 )
 
 // FuncFact describes what a function does that matters to a retry site
@@ -52,6 +53,15 @@ type FuncFact struct {
 	// (or a channel) that yields once per attempt and waits between
 	// yields: for range c.newRetryTimer(ctx, n) { ... } is a retry loop.
 	Ticks bool
+	// MadeClient is set on a function that returns a retryablehttp
+	// client it makes and configures: sends through the client a caller
+	// gets are judged by its settings.
+	MadeClient *libmodel.MadeClient
+	// NoDeadline: the function takes no context, and every remote call
+	// it makes runs under no deadline (http.Get, a client with no
+	// timeout, net.Dial, a Background made in it, a function with this
+	// fact): each call of it is an attempt with no deadline.
+	NoDeadline bool
 }
 
 // BuildFact describes a request builder: where the method comes from and
@@ -119,17 +129,43 @@ type ValueOp struct {
 // AFact marks FuncFact as an analysis fact.
 func (*FuncFact) AFact() {}
 
+// madeString words a made client's summary: its RetryMax, backoff and
+// the settings it holds.
+func madeString(m *libmodel.MadeClient) string {
+	var s string
+	switch {
+	case m.MaxKnown:
+		s = fmt.Sprintf("max=%d", m.Max)
+	case m.MaxSet:
+		s = "max=?"
+	default:
+		s = "max=default"
+	}
+	if m.Backoff != "" {
+		s += " backoff=" + m.Backoff
+	}
+	return s + flagWords(flag{m.Lit, "lit"}, flag{m.Custom, "custom"}, flag{m.Budget, "budget"}, flag{m.Timeout, "timeout"})
+}
+
+// A flag is a boolean of a fact and its word.
+type flag struct {
+	on   bool
+	word string
+}
+
+// flagWords words the flags that are set, each " word".
+func flagWords(flags ...flag) string {
+	var s string
+	for _, f := range flags {
+		if f.on {
+			s += " " + f.word
+		}
+	}
+	return s
+}
+
 func (f *FuncFact) String() string {
-	s := "func:"
-	if f.Remote {
-		s += " remote"
-	}
-	if f.Budget {
-		s += " budget"
-	}
-	if f.Random {
-		s += " random"
-	}
+	s := "func:" + flagWords(flag{f.Remote, "remote"}, flag{f.Budget, "budget"}, flag{f.Random, "random"})
 	for _, w := range f.Writes {
 		s += " writes=" + w.Method
 		if w.KeyMinted {
@@ -142,9 +178,7 @@ func (f *FuncFact) String() string {
 			s += "(ctx)"
 		}
 	}
-	if f.Ticks {
-		s += " ticks"
-	}
+	s += flagWords(flag{f.Ticks, "ticks"}, flag{f.NoDeadline, "no-deadline"})
 	if f.FailWait != nil {
 		s += " fails-after-wait=" + f.FailWait.Growth.String()
 	}
@@ -176,6 +210,9 @@ func (f *FuncFact) String() string {
 	if f.Resends != nil {
 		s += " resends(." + f.Resends.Field + ")"
 	}
+	if m := f.MadeClient; m != nil {
+		s += " makes-client(" + madeString(m) + ")"
+	}
 	if r := f.Retrier; r != nil {
 		s += fmt.Sprintf(" retrier(op=%d delay=%d grows=%t", r.OpParam, r.DelayParam, r.Grows)
 		if r.ResendParam >= 0 {
@@ -197,7 +234,7 @@ func (f *FuncFact) String() string {
 }
 
 func (f *FuncFact) empty() bool {
-	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil && f.FailWait == nil && f.FailRearm == nil
+	return !f.Remote && !f.Budget && !f.Random && len(f.Writes) == 0 && f.Wait == nil && f.Delay == nil && f.Retrier == nil && f.Build == nil && !f.Ticks && f.Resends == nil && f.FailWait == nil && f.FailRearm == nil && f.MadeClient == nil && !f.NoDeadline
 }
 
 func sameWait(a, b *WaitFact) bool {
@@ -205,7 +242,7 @@ func sameWait(a, b *WaitFact) bool {
 }
 
 func (f *FuncFact) equal(g *FuncFact) bool {
-	if f.Remote != g.Remote || f.Budget != g.Budget || f.Random != g.Random || len(f.Writes) != len(g.Writes) || f.Ticks != g.Ticks {
+	if f.Remote != g.Remote || f.Budget != g.Budget || f.Random != g.Random || len(f.Writes) != len(g.Writes) || f.Ticks != g.Ticks || f.NoDeadline != g.NoDeadline {
 		return false
 	}
 	if (f.Wait == nil) != (g.Wait == nil) || (f.Delay == nil) != (g.Delay == nil) {
@@ -215,6 +252,9 @@ func (f *FuncFact) equal(g *FuncFact) bool {
 		return false
 	}
 	if !sameWait(f.FailWait, g.FailWait) || !sameWait(f.FailRearm, g.FailRearm) {
+		return false
+	}
+	if (f.MadeClient == nil) != (g.MadeClient == nil) || f.MadeClient != nil && *f.MadeClient != *g.MadeClient {
 		return false
 	}
 	if (f.Build == nil) != (g.Build == nil) || f.Build != nil && (f.Build.MethodParam != g.Build.MethodParam ||
@@ -342,7 +382,7 @@ func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Fun
 	for _, fs := range decls {
 		needs := false
 		for _, c := range callees[fs.obj] {
-			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil || g.Build != nil) {
+			if g := w.facts[c]; g != nil && (len(g.Writes) > 0 || g.Delay != nil || g.Wait != nil || g.Build != nil || g.NoDeadline) {
 				needs = true
 			}
 		}
@@ -362,6 +402,50 @@ func (w *walker) factPass(decls []*fnScope, callees map[*types.Func][]*types.Fun
 	return changed
 }
 
+// noDeadline reports whether fs takes no context and each of its remote
+// calls, one at least, runs under no deadline (NoDeadline). A remote
+// call in a function literal of it is not judged: unknown.
+func (w *walker) noDeadline(fs *fnScope) bool {
+	if fs.obj == nil {
+		return false
+	}
+	sig := fs.obj.Type().(*types.Signature)
+	for v := range sig.Params().Variables() {
+		if isContextType(v.Type()) {
+			return false
+		}
+	}
+	var remote []*ast.CallExpr
+	inLit := false
+	ast.Inspect(fs.body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || !w.isRemoteCall(c) {
+			if _, lit := n.(*ast.FuncLit); lit {
+				ast.Inspect(n, func(m ast.Node) bool {
+					if c, ok := m.(*ast.CallExpr); ok && w.isRemoteCall(c) {
+						inLit = true
+					}
+					return !inLit
+				})
+				return false
+			}
+			return true
+		}
+		remote = append(remote, c)
+		return true
+	})
+	if inLit || len(remote) == 0 {
+		return false
+	}
+	probe := &Site{}
+	for _, c := range remote {
+		if d, ok := w.opDeadline(probe, c, fs); !ok || d != DeadlineNone {
+			return false
+		}
+	}
+	return !probe.Ctx.AttemptTimeout
+}
+
 // funcFact computes one function's fact from its body.
 func (w *walker) funcFact(fs *fnScope) *FuncFact {
 	f := &FuncFact{}
@@ -378,6 +462,10 @@ func (w *walker) funcFact(fs *fnScope) *FuncFact {
 		f.Build = w.wrapperBuild(fs)
 	}
 	f.Ticks = w.tickSource(fs)
+	f.NoDeadline = w.noDeadline(fs)
+	if fd, ok := fs.node.(*ast.FuncDecl); ok && w.importsRH {
+		f.MadeClient = libmodel.ClientMade(w.libEnv(), fs.file, fd)
+	}
 	// A function that waits only after a failure it swallows is no
 	// sleep helper: its callers' rounds wait only when it fails.
 	f.FailRearm = w.failRearm(fs)

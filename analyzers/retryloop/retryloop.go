@@ -128,7 +128,7 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	w.factsDone = true
 	defer w.exportPackageFact()
 
-	res := &Result{KeyHeaders: opts.KeyHeaders, Directives: directives}
+	res := &Result{KeyHeaders: opts.KeyHeaders, Directives: directives, FactOf: w.factOf}
 	env := w.libEnv()
 	res.Sites = w.ownSites(env, fns)
 	for _, fs := range fns {
@@ -459,7 +459,13 @@ func (w *walker) libEnv() *libmodel.Env {
 			}
 			return found
 		},
-		IsBudget:   w.isBudgetCall,
+		IsBudget: w.isBudgetCall,
+		MadeClient: func(fn *types.Func) *libmodel.MadeClient {
+			if f := w.factOf(fn); f != nil {
+				return f.MadeClient
+			}
+			return nil
+		},
 		KeyHeaders: append(append([]string(nil), defaultKeyHeaders...), w.opts.KeyHeaders...),
 	}
 }

@@ -31,6 +31,9 @@ type Result struct {
 	// Directives are the package's retrylint directive comments
 	// (diag.Directives), read once here for every reporter.
 	Directives []*ast.Comment
+	// FactOf returns the fact of a function of this package or another,
+	// or nil (instruments read it; nil when the package has no site).
+	FactOf func(fn *types.Func) *FuncFact
 }
 
 // Shape is the syntactic form of a retry site.

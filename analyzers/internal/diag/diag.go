@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"slices"
 	"strings"
@@ -249,21 +250,40 @@ func (r *Reporter) ReportLibrary(findings []libmodel.Finding, consequence map[st
 			Pos: f.Pos, End: f.End, Category: f.Category,
 			Message: f.Shows + ": " + consequence[f.Category], Related: f.Related, SuggestedFixes: f.Fixes(),
 		}
-		if f.Root == nil || len(d.SuggestedFixes) > 0 {
+		switch {
+		case len(d.SuggestedFixes) > 0 || f.Root == nil && f.Maker == nil:
 			r.Report(d)
-			continue
+		case f.Root != nil:
+			// A client configured elsewhere: fixed at its
+			// construction, once for every send through it (a finding
+			// with a fix of its own is fixed where it stands).
+			f := f
+			r.Group(libKey{f.Root.Pos(), f.Category}, f.Root, func(g *Group) analysis.Diagnostic {
+				return analysis.Diagnostic{
+					Category: f.Category,
+					Message:  fmt.Sprintf("%s, at %s through this client: %s", f.Shows, Count(len(g.Sites), "send", "sends"), consequence[f.Category]),
+				}
+			}, Site{Diag: d, As: "sent here"})
+		default:
+			// A client another package's function makes and
+			// configures: fixed there, once for this package's sends
+			// through its clients, which stand at the first of them.
+			f := f
+			r.Group(makerKey{f.Maker, f.Category}, nil, func(g *Group) analysis.Diagnostic {
+				return analysis.Diagnostic{
+					Category: f.Category,
+					Message:  fmt.Sprintf("%s, at %s through clients %s makes: %s", f.Shows, Count(len(g.Sites), "send", "sends"), f.Maker.FullName(), consequence[f.Category]),
+				}
+			}, Site{Diag: d, As: "sent here"})
 		}
-		// A client configured elsewhere: fixed at its construction,
-		// once for every send through it (a finding with a fix of its
-		// own is fixed where it stands).
-		f := f
-		r.Group(libKey{f.Root.Pos(), f.Category}, f.Root, func(g *Group) analysis.Diagnostic {
-			return analysis.Diagnostic{
-				Category: f.Category,
-				Message:  fmt.Sprintf("%s, at %s through this client: %s", f.Shows, Count(len(g.Sites), "send", "sends"), consequence[f.Category]),
-			}
-		}, Site{Diag: d, As: "sent here"})
 	}
+}
+
+// makerKey groups the findings of sends through clients one function of
+// another package makes.
+type makerKey struct {
+	maker    *types.Func
+	category string
 }
 
 // Count returns "1 send" or "3 sends".

@@ -142,6 +142,8 @@ func (r *Reporter) Flush() *Groups {
 // method by its full name, anything else not at all.
 func rootName(key any) string {
 	switch k := key.(type) {
+	case makerKey:
+		return k.maker.FullName()
 	case *types.Func:
 		return k.FullName()
 	case types.Object:

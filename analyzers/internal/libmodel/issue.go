@@ -3,6 +3,7 @@ package libmodel
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -64,6 +65,14 @@ func (b *siteBuilder) rootAt(root ast.Node, config ...ast.Node) {
 			continue
 		}
 		f.Root = root
+	}
+}
+
+// madeBy sets maker as the Maker of every finding of the site: the
+// client was made, and configured, out of view.
+func (b *siteBuilder) madeBy(maker *types.Func) {
+	for i := range b.site.Findings {
+		b.site.Findings[i].Maker = maker
 	}
 }
 

@@ -60,6 +60,9 @@ type Env struct {
 	// IsBudget reports whether a call consults a retry budget/limiter/breaker
 	// (x/time/rate, gobreaker, bundled package, user-named).
 	IsBudget func(call *ast.CallExpr) bool
+	// MadeClient, when set, gives the summary of the retryablehttp
+	// client a function of another package returns (its fact), or nil.
+	MadeClient func(fn *types.Func) *MadeClient
 	// KeyHeaders are the canonical idempotency key header names (default
 	// Idempotency-Key, X-Idempotency-Key + user-configured).
 	KeyHeaders []string
@@ -120,6 +123,10 @@ type Finding struct {
 	// function (a field's), which every send through it shares. nil
 	// otherwise.
 	Root ast.Node
+	// Maker, when Root is nil, is the function of another package that
+	// made the client the call sends through: the findings of every send
+	// through the clients it makes are one, fixed there.
+	Maker *types.Func
 }
 
 // Fixer offers a finding's rewrites.

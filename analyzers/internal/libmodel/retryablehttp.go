@@ -1,6 +1,7 @@
 package libmodel
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strconv"
@@ -29,6 +30,86 @@ type rhClient struct {
 	// held: the client is an unexported field's, configured in another
 	// function: no fix edits it from here.
 	held bool
+	// made is the summary of a client made by a function of another
+	// package (its fact): what its settings are, with no node in view.
+	made   *MadeClient
+	madeBy *types.Func // ... the function
+}
+
+// MadeClient is what a function returning a retryablehttp client makes
+// and sets on it, for the callers in other packages (a fact): the same
+// judgements as a client made in view, without its nodes.
+type MadeClient struct {
+	Lit      bool // a composite literal: unset fields are zero
+	MaxSet   bool // RetryMax is set
+	MaxKnown bool // ... to the constant Max
+	Max      int64
+	// Backoff is "" when none is set, "default" for DefaultBackoff,
+	// "other" for any other.
+	Backoff string
+	Custom  bool
+	Budget  bool
+	Timeout bool
+}
+
+// ClientMade summarises the retryablehttp client the function fd (of
+// the file) returns, or nil when it returns none, or not one and the
+// same known client on every return.
+func ClientMade(env *Env, file *ast.File, fd *ast.FuncDecl) *MadeClient {
+	if fd.Body == nil || !returnsRHClient(env.Info, fd) {
+		return nil
+	}
+	m, _ := clientMade(env, file, fd)
+	return m
+}
+
+// ClientMadeWhy says why ClientMade knows no client of fd ("" when it
+// knows one): an instrument's word, by kind.
+func ClientMadeWhy(env *Env, file *ast.File, fd *ast.FuncDecl) string {
+	if fd.Body == nil || !returnsRHClient(env.Info, fd) {
+		return "returns-none"
+	}
+	_, why := clientMade(env, file, fd)
+	return why
+}
+
+func clientMade(env *Env, file *ast.File, fd *ast.FuncDecl) (*MadeClient, string) {
+	s := newScope(env, file, fd, fd.Type, fd.Body)
+	cl, why := s.rhMadeIn(fd)
+	if cl == nil {
+		return nil, why
+	}
+	m := &MadeClient{Lit: cl.lit, Custom: cl.custom, Budget: cl.budget, Timeout: cl.timeout}
+	if cl.made != nil {
+		*m = *cl.made // handed on from another package
+		m.Custom, m.Budget, m.Timeout = cl.custom, cl.budget, cl.timeout
+	}
+	if cl.retryMax != nil {
+		m.MaxSet = true
+		m.Max, m.MaxKnown = s.intConst(cl.retryMax)
+	}
+	if cl.backoff != nil {
+		m.Backoff = "other"
+		if s.objIs(cl.backoff, retryablehttp, "DefaultBackoff") {
+			m.Backoff = "default"
+		}
+	}
+	return m, ""
+}
+
+// returnsRHClient reports whether fd's first result is a
+// *retryablehttp.Client.
+func returnsRHClient(info *types.Info, fd *ast.FuncDecl) bool {
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 {
+		return false
+	}
+	p, ok := res.At(0).Type().(*types.Pointer)
+	return ok && astq.IsNamed(p.Elem(), retryablehttp, "Client")
 }
 
 func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
@@ -83,30 +164,47 @@ func (s *scope) rhClient(recv ast.Expr, at ast.Node) *rhClient {
 }
 
 // rhMadeBy is the client recv holds when it is the result of a function
-// of this package that makes one (newClient() returning
-// retryablehttp.NewClient() with its settings): known when each of the
-// function's returns gives one and the same known client, a nil aside.
-// Its fixes would edit that function: none (held).
+// that makes one (newClient() returning retryablehttp.NewClient() with
+// its settings): of this package, read in view; of another, by its fact
+// (Env.MadeClient). Its fixes would edit that function: none (held).
 func (s *scope) rhMadeBy(recv ast.Expr) *rhClient {
 	r, _ := s.resolve(recv)
 	call, ok := r.(*ast.CallExpr)
 	if !ok {
 		return nil
 	}
-	fd := s.declOf(s.callee(call))
-	if fd == nil || fd.Body == nil {
+	fn := s.callee(call)
+	if fd := s.declOf(fn); fd != nil {
+		if fd.Body == nil {
+			return nil
+		}
+		cl, _ := s.rhMadeIn(fd)
+		return cl
+	}
+	if fn == nil || fn.Pkg() == s.env.Pkg || s.env.MadeClient == nil {
 		return nil
 	}
+	m := s.env.MadeClient(fn)
+	if m == nil {
+		return nil
+	}
+	return &rhClient{known: true, held: true, made: m, madeBy: fn, lit: m.Lit, custom: m.Custom, budget: m.Budget, timeout: m.Timeout}
+}
+
+// rhMadeIn is the client the function fd of this package returns: known
+// when each of its returns gives one and the same known client, a nil
+// aside; held.
+func (s *scope) rhMadeIn(fd *ast.FuncDecl) (*rhClient, string) {
 	k := follow.Key{What: "rhMadeBy", At: fd}
 	if !s.env.path.Enter(k) {
-		return nil
+		return nil, "cycle"
 	}
 	defer s.env.path.Leave(k)
 	ws := newScope(s.env, s.fileOf(fd), fd, fd.Type, fd.Body)
 	var out *rhClient
-	ok = true
+	why := ""
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, lit := n.(*ast.FuncLit); lit || !ok {
+		if _, lit := n.(*ast.FuncLit); lit || why != "" {
 			return false
 		}
 		ret, isRet := n.(*ast.ReturnStmt)
@@ -114,25 +212,94 @@ func (s *scope) rhMadeBy(recv ast.Expr) *rhClient {
 			return true
 		}
 		if len(ret.Results) == 0 {
-			ok = false // a bare return of named results: not followed
+			why = "bare-return" // named results: not followed
 			return false
 		}
 		if astq.IsNil(s.env.Info, ret.Results[0]) {
 			return false
 		}
-		cl := ws.rhClient(ret.Results[0], ret)
-		if !cl.known || cl.newCall == nil || out != nil && out.newCall != cl.newCall {
-			ok = false // two clients, or one not in view
-			return false
+		switch cl := ws.rhClient(ret.Results[0], ret); {
+		case !cl.known:
+			why = "unknown-client:" + ws.rhUnknownWhy(ret.Results[0], ret)
+		case cl.newCall == nil && cl.made == nil:
+			why = "not-made"
+		case out != nil && (out.newCall != cl.newCall || cl.made != nil):
+			why = "two-clients"
+		default:
+			out = cl
 		}
-		out = cl
 		return false
 	})
-	if !ok || out == nil {
-		return nil
+	switch {
+	case why != "":
+		return nil, why
+	case out == nil:
+		return nil, "no-return"
 	}
 	out.held = true
-	return out
+	return out, ""
+}
+
+// rhUnknownWhy says by kind why the client recv holds is unknown (the
+// instrument's word, in rhClient's order).
+func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
+	if s.heldField(recv) != nil {
+		return "field"
+	}
+	c := s.collect(recv, at.Pos())
+	switch {
+	case c.handed:
+		return "handed"
+	case s.rhMadeBy(recv) != nil:
+		return "made-settings"
+	case c.opaque:
+		r, _ := s.resolve(recv)
+		call, ok := r.(*ast.CallExpr)
+		if !ok {
+			return "opaque"
+		}
+		fn := s.callee(call)
+		switch {
+		case fn == nil:
+			return "opaque-callvalue"
+		case s.declOf(fn) != nil:
+			_, why := s.rhMadeIn(s.declOf(fn))
+			return "samepkg(" + why + ")"
+		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg && s.env.MadeClient != nil && s.env.MadeClient(fn) == nil:
+			return "otherpkg-nofact"
+		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg:
+			return "otherpkg"
+		}
+		return "opaque-call"
+	case len(c.lits) > 0:
+		return "lit"
+	}
+	return fmt.Sprintf("calls=%d", len(c.calls))
+}
+
+// rhMax is the client's RetryMax: whether it is set, and its value
+// when constant.
+func (s *scope) rhMax(cl *rhClient) (set bool, n int64, known bool) {
+	if cl.retryMax != nil {
+		n, known = s.intConst(cl.retryMax)
+		return true, n, known
+	}
+	if cl.made != nil {
+		return cl.made.MaxSet, cl.made.Max, cl.made.MaxKnown
+	}
+	return false, 0, false
+}
+
+// rhDefaultBackoff reports whether the client waits by DefaultBackoff,
+// which has no jitter.
+func (s *scope) rhDefaultBackoff(cl *rhClient) bool {
+	if cl.backoff != nil {
+		return s.objIs(cl.backoff, retryablehttp, "DefaultBackoff")
+	}
+	if cl.made != nil && cl.made.Backoff != "" {
+		return cl.made.Backoff == "default"
+	}
+	return !cl.lit
 }
 
 // rhFields reads the assignments to the client's fields (cl.RetryMax = 3).
@@ -196,8 +363,8 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	if cl == nil {
 		return nil
 	}
-	if cl.retryMax != nil {
-		if n, ok := s.intConst(cl.retryMax); ok && n <= 0 {
+	if set, n, ok := s.rhMax(cl); set {
+		if ok && n <= 0 {
 			return nil // RetryMax 0: no retries, not a retry site
 		}
 	} else if cl.lit {
@@ -209,25 +376,29 @@ func retryablehttpSite(s *scope, call *ast.CallExpr, fn *types.Func) *Site {
 	}
 	b.site.AnyMethod = !cl.custom
 	b.site.Config, b.site.Held = cl.newCall, cl.held
-	if cl.held {
+	if cl.held && cl.newCall != nil {
 		config := []ast.Node{cl.retryMax}
 		if cl.backoffAt != nil {
 			config = append(config, cl.backoffAt)
 		}
 		defer b.rootAt(cl.newCall, config...)
+	} else if cl.madeBy != nil {
+		defer b.madeBy(cl.madeBy)
 	}
 	q := s.qualifier(retryablehttp)
 	if cl.held {
 		q = "" // configured in another function: no fix from here
 	}
 	// Jitter: DefaultBackoff doubles RetryWaitMin with no randomness.
-	if cl.backoff == nil && !cl.lit || s.objIs(cl.backoff, retryablehttp, "DefaultBackoff") {
+	if s.rhDefaultBackoff(cl) {
 		b.add(s.rhNoJitter(call, cl, q))
 	}
-	if cl.retryMax != nil {
-		if n, ok := s.intConst(cl.retryMax); ok && n >= 1<<20 {
-			b.add(finding(CatUnbounded, cl.retryMax, "retryablehttp RetryMax this large is no limit"))
+	if set, n, ok := s.rhMax(cl); set && ok && n >= 1<<20 {
+		at := ast.Node(call) // set in another package
+		if cl.retryMax != nil {
+			at = cl.retryMax
 		}
+		b.add(finding(CatUnbounded, at, "retryablehttp RetryMax this large is no limit"))
 	}
 	if name != "StandardClient" {
 		s.judgeRHRequest(b, call, name, cl, q)

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/sites"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
 )
@@ -48,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	describeLibCalls(pass)
 	describeSyntax(pass)
+	describeMakers(pass)
 	v3 := pass.ResultOf[sites.Analyzer].(*sites.Result)
 	for _, s := range v3.Loops {
 		pos, end := s.Op.Pos(), s.Hi
@@ -86,7 +88,7 @@ func desc(pass *analysis.Pass, s *retryloop.Site) string {
 		// which library, and the kinds of what its model found there
 		d += " libsite=" + repoOf(s.Library)
 		if len(s.LibFindings) == 0 {
-			d += " libcat=none" + recvKind(pass, s.Node)
+			d += " libcat=none" + recvKind(pass, s.Node) + madeKind(pass, s.Node)
 		}
 		for _, f := range s.LibFindings {
 			d += " libcat=" + f.Category
@@ -225,6 +227,93 @@ func recvKind(pass *analysis.Pass, n ast.Node) string {
 		return " recv=" + exprKind(pass, x)
 	}
 	return " recv=other"
+}
+
+// madeKind says, for a send through a client a function of another
+// package made, whether that function has a summary of the client
+// (made=fact) or not, and if not, why: reported at the function by
+// describeMakers (its words are counted over the whole run).
+func madeKind(pass *analysis.Pass, n ast.Node) string {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	call, ok := n.(*ast.CallExpr)
+	if !ok || res.FactOf == nil {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	x := ast.Unparen(sel.X)
+	if id, ok := x.(*ast.Ident); ok {
+		if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok {
+			x = initOf(pass, v)
+		}
+	}
+	c, ok := x.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, c).(*types.Func)
+	if !ok || fn.Pkg() == pass.Pkg {
+		return ""
+	}
+	if f := res.FactOf(fn); f != nil && f.MadeClient != nil {
+		return " made=fact"
+	}
+	return " made=nofact"
+}
+
+// initOf is the expression a local variable is defined with, or nil.
+func initOf(pass *analysis.Pass, v *types.Var) ast.Expr {
+	var init ast.Expr
+	for _, f := range pass.Files {
+		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(m ast.Node) bool {
+			as, ok := m.(*ast.AssignStmt)
+			if !ok || init != nil {
+				return init == nil
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && pass.TypesInfo.Defs[id] == v {
+					init = as.Rhs[min(i, len(as.Rhs)-1)]
+				}
+			}
+			return true
+		})
+	}
+	return init
+}
+
+// describeMakers says of each function of the package returning a
+// retryablehttp client whether the library model summarises the client
+// it makes, and if not why, by kind ("rhmaker why=two-clients").
+func describeMakers(pass *analysis.Pass) {
+	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	env := &libmodel.Env{Info: pass.TypesInfo, Pkg: pass.Pkg, Fset: pass.Fset, Files: pass.Files}
+	if res.FactOf != nil {
+		env.MadeClient = func(fn *types.Func) *libmodel.MadeClient {
+			if f := res.FactOf(fn); f != nil {
+				return f.MadeClient
+			}
+			return nil
+		}
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if why := libmodel.ClientMadeWhy(env, f, fd); why != "returns-none" {
+				if why == "" {
+					why = "ok"
+				}
+				report(pass, fd.Name.Pos(), fd.Name.End(), "rhmaker why="+why)
+			}
+		}
+	}
 }
 
 func exprKind(pass *analysis.Pass, e ast.Expr) string {

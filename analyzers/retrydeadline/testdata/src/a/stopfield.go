@@ -29,7 +29,7 @@ func (w *watcher) fetch(quit chan struct{}) error {
 
 // The loop hands its stop channel on but sleeps without watching it.
 func (w *watcher) loop() {
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 10; i++ { // want `retry loop runs without a deadline: its attempts use no context and no client timeout`
 		err := w.fetch(w.quitc)
 		if err == nil || errors.Is(err, errQuit) {
 			return
@@ -42,7 +42,7 @@ func (w *watcher) loop() {
 // loop never mentions is not the loop's to watch.
 func (w *watcher) stopAfter() {
 	defer close(w.done)
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 10; i++ { // want `retry loop runs without a deadline: its attempts use no context and no client timeout`
 		if err := w.fetch(w.done); err == nil {
 			return
 		}
@@ -51,7 +51,7 @@ func (w *watcher) stopAfter() {
 }
 
 func (w *watcher) plain() {
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 10; i++ { // want `retry loop runs without a deadline: its attempts use no context and no client timeout`
 		if err := w.fetch(nil); err == nil {
 			return
 		}

@@ -20,7 +20,7 @@ func connect(addr string) error {
 // OK, so success leaves by the else branch.
 func connectRetry(addr string, n int) error {
 	var err error
-	for range n { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+	for range n { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=none remote`
 		err = connect(addr)
 		if code := gstatus.Code(err); code == codes.Unavailable || code == codes.DeadlineExceeded {
 			time.Sleep(time.Second)
@@ -33,7 +33,7 @@ func connectRetry(addr string, n int) error {
 
 // The same decision in a switch on the code.
 func connectSwitch(addr string) error {
-	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=none remote`
 		err := connect(addr)
 		switch gstatus.Code(err) {
 		case codes.OK:

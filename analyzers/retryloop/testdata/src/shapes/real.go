@@ -543,7 +543,7 @@ restart:
 	c, err := dialMode(addr, true)
 	if err != nil && tries < 3 {
 		tries++
-		goto restart // want `retry site: shape=goto bound=counter delay=absent jitter=no ctx=unknown remote`
+		goto restart // want `retry site: shape=goto bound=counter delay=absent jitter=no ctx=none remote`
 	}
 	return c, err
 }

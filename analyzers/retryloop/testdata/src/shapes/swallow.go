@@ -51,7 +51,7 @@ func (w *watcher) refresh(ctx context.Context) {
 }
 
 func (w *watcher) runBackoff(stop chan struct{}) {
-	for { // want `retry site: shape=bare consume bound=none delay=growing jitter=no ctx=unknown consulted remote attempts=unbounded`
+	for { // want `retry site: shape=bare consume bound=none delay=growing jitter=no ctx=none consulted remote attempts=unbounded`
 		select {
 		case <-stop:
 			return

@@ -46,7 +46,7 @@ func (h *holder) get(index uint64) (uint64, error) {
 // The retry channel is nil unless the lock failed; the lost channel is
 // nil when it failed (a result beside an error).
 func (h *holder) holdLock() {
-	for { // want `retry site: shape=bare consume bound=none delay=fixed jitter=no ctx=unknown consulted remote attempts=unbounded`
+	for { // want `retry site: shape=bare consume bound=none delay=fixed jitter=no ctx=none consulted remote attempts=unbounded`
 		var retryCh <-chan time.Time
 		lostCh, err := h.lock()
 		if err != nil {
@@ -72,7 +72,7 @@ START:
 	if err != nil {
 		select {
 		case <-time.After(listRetry):
-			goto START // want `retry site: shape=goto consume bound=none delay=fixed jitter=no ctx=unknown consulted remote`
+			goto START // want `retry site: shape=goto consume bound=none delay=fixed jitter=no ctx=none consulted remote`
 		case <-h.stop:
 			return
 		}
@@ -91,14 +91,14 @@ START:
 	return nil
 WAIT:
 	time.Sleep(lockRetry)
-	goto START // want `retry site: shape=goto bound=none delay=fixed jitter=no ctx=unknown remote attempts=unbounded`
+	goto START // want `retry site: shape=goto bound=none delay=fixed jitter=no ctx=none remote attempts=unbounded`
 }
 
 // Look-alikes.
 
 // A delay production code may change is unknown, not fixed.
 func (h *holder) tuned() {
-	for { // want `retry site: shape=bare consume bound=none delay=unknown jitter=no ctx=unknown consulted remote attempts=unbounded`
+	for { // want `retry site: shape=bare consume bound=none delay=unknown jitter=no ctx=none consulted remote attempts=unbounded`
 		var retryCh <-chan time.Time
 		lostCh, err := h.lock()
 		if err != nil {
@@ -204,7 +204,7 @@ START:
 WAIT:
 	select {
 	case <-time.After(pollPeriod):
-		goto START // want `retry site: shape=goto consume bound=none delay=fixed jitter=no ctx=unknown consulted remote`
+		goto START // want `retry site: shape=goto consume bound=none delay=fixed jitter=no ctx=none consulted remote`
 	case <-h.stop:
 		return
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func viaFacts(url string) error {
-	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=unknown remote`
+	for i := 0; i < 3; i++ { // want `retry site: shape=counted bound=counter delay=fixed jitter=no ctx=none remote`
 		resp, err := helpers.Fetch(url)
 		if err == nil {
 			resp.Body.Close()
