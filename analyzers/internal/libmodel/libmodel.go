@@ -27,6 +27,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -79,6 +80,7 @@ type Env struct {
 
 	awsConfigured *bool // the package configures an aws retryer (ClientRetries)
 	readsMethod   *bool // a function handed a resty response reads a method (readsRequestMethod)
+	wraps         *bool // the package imports a library or a wrapper of one (wrapsLibrary)
 	// fieldWrites caches the values the package gives unexported fields
 	// (fieldUnread: some write cannot be followed).
 	fieldWrites map[*types.Var][]fieldWrite
@@ -309,16 +311,23 @@ func importsAny(env *Env, file *ast.File) bool {
 			return true
 		}
 	}
-	// A request from a wrapper of the package (c.R(ctx).Post(url)) is
-	// sent from files that need not import resty themselves.
-	if env.Pkg != nil {
-		for _, imp := range env.Pkg.Imports() {
-			if imp.Path() == restyV2 {
-				return true
-			}
-		}
+	// A library value from a wrapper package (c.R(ctx).Post(url) on a
+	// resty client, c.Get(url) on a retryablehttp client another
+	// package made) is used in files that need not import the library.
+	return env.Pkg != nil && env.wrapsLibrary()
+}
+
+// wrapsLibrary reports whether the package imports a library, or a
+// package that imports one: its files may hold that library's values
+// without importing it. Computed once per Env.
+func (env *Env) wrapsLibrary() bool {
+	if env.wraps == nil {
+		w := slices.ContainsFunc(env.Pkg.Imports(), func(imp *types.Package) bool {
+			return isLibraryPath(imp.Path()) || slices.ContainsFunc(imp.Imports(), func(p *types.Package) bool { return isLibraryPath(p.Path()) })
+		})
+		env.wraps = &w
 	}
-	return false
+	return *env.wraps
 }
 
 func hasPathPrefix(path, prefix string) bool {
