@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"github.com/retrylint/retrylint/analyzers/internal/follow"
@@ -266,7 +267,7 @@ func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
 			_, why := s.rhMadeIn(s.declOf(fn))
 			return "samepkg(" + why + ")"
 		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg && s.env.MadeClient != nil && s.env.MadeClient(fn) == nil:
-			return "otherpkg-nofact"
+			return "otherpkg-nofact:" + pathKin(fn.Pkg().Path(), s.env.Pkg.Path())
 		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg:
 			return "otherpkg"
 		}
@@ -275,6 +276,25 @@ func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
 		return "lit"
 	}
 	return fmt.Sprintf("calls=%d", len(c.calls))
+}
+
+// pathKin says how near package path p is to q, by kind: the same
+// repository (three elements), the same owner (two), or other.
+func pathKin(p, q string) string {
+	ps, qs := strings.Split(p, "/"), strings.Split(q, "/")
+	n := 0
+	for n < min(len(ps), len(qs), 3) && ps[n] == qs[n] {
+		n++
+	}
+	switch {
+	case isLibraryPath(p):
+		return "modeled"
+	case n >= 3:
+		return "samerepo"
+	case n == 2:
+		return "sameowner"
+	}
+	return "other"
 }
 
 // rhMax is the client's RetryMax: whether it is set, and its value

@@ -260,7 +260,10 @@ func madeKind(pass *analysis.Pass, n ast.Node) string {
 	if f := res.FactOf(fn); f != nil && f.MadeClient != nil {
 		return " made=fact"
 	}
-	return " made=nofact"
+	if strings.HasPrefix(fn.Pkg().Path()+"/", ownModule(pass)+"/") {
+		return " made=nofact-samemodule"
+	}
+	return " made=nofact-othermodule"
 }
 
 // initOf is the expression a local variable is defined with, or nil.
