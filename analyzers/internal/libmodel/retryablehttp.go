@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -267,7 +268,7 @@ func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
 			_, why := s.rhMadeIn(s.declOf(fn))
 			return "samepkg(" + why + ")"
 		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg && s.env.MadeClient != nil && s.env.MadeClient(fn) == nil:
-			return "otherpkg-nofact:" + pathKin(fn.Pkg().Path(), s.env.Pkg.Path())
+			return "otherpkg-nofact:" + pathKin(fn.Pkg().Path(), s.env.Pkg.Path()) + calleeKind(fn)
 		case fn.Pkg() != nil && fn.Pkg() != s.env.Pkg:
 			return "otherpkg"
 		}
@@ -276,6 +277,22 @@ func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
 		return "lit"
 	}
 	return fmt.Sprintf("calls=%d", len(c.calls))
+}
+
+// calleeKind says of a function with no client summary whether its
+// first result is the client itself and whether its package imports
+// retryablehttp (facts are computed only there): the instrument's words.
+func calleeKind(fn *types.Func) string {
+	k := ":result=other"
+	if res := fn.Type().(*types.Signature).Results(); res.Len() > 0 {
+		if p, ok := res.At(0).Type().(*types.Pointer); ok && astq.IsNamed(p.Elem(), retryablehttp, "Client") {
+			k = ":result=client"
+		}
+	}
+	if slices.ContainsFunc(fn.Pkg().Imports(), func(p *types.Package) bool { return p.Path() == retryablehttp }) {
+		return k + ":imports"
+	}
+	return k + ":noimport"
 }
 
 // pathKin says how near package path p is to q, by kind: the same
