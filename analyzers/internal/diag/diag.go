@@ -250,32 +250,30 @@ func (r *Reporter) ReportLibrary(findings []libmodel.Finding, consequence map[st
 			Pos: f.Pos, End: f.End, Category: f.Category,
 			Message: f.Shows + ": " + consequence[f.Category], Related: f.Related, SuggestedFixes: f.Fixes(),
 		}
-		switch {
-		case len(d.SuggestedFixes) > 0 || f.Root == nil && f.Maker == nil:
+		if len(d.SuggestedFixes) > 0 || f.Root == nil && f.Maker == nil {
 			r.Report(d)
-		case f.Root != nil:
-			// A client configured elsewhere: fixed at its
-			// construction, once for every send through it (a finding
-			// with a fix of its own is fixed where it stands).
-			f := f
-			r.Group(libKey{f.Root.Pos(), f.Category}, f.Root, func(g *Group) analysis.Diagnostic {
-				return analysis.Diagnostic{
-					Category: f.Category,
-					Message:  fmt.Sprintf("%s, at %s through this client: %s", f.Shows, Count(len(g.Sites), "send", "sends"), consequence[f.Category]),
-				}
-			}, Site{Diag: d, As: "sent here"})
-		default:
-			// A client another package's function makes and
-			// configures: fixed there, once for this package's sends
-			// through its clients, which stand at the first of them.
-			f := f
-			r.Group(makerKey{f.Maker, f.Category}, nil, func(g *Group) analysis.Diagnostic {
-				return analysis.Diagnostic{
-					Category: f.Category,
-					Message:  fmt.Sprintf("%s, at %s through clients %s makes: %s", f.Shows, Count(len(g.Sites), "send", "sends"), f.Maker.FullName(), consequence[f.Category]),
-				}
-			}, Site{Diag: d, As: "sent here"})
+			continue
 		}
+		// A client configured elsewhere: fixed at its construction, once
+		// for every send through it (a finding with a fix of its own is
+		// fixed where it stands). Made by a function of another package,
+		// the construction is out of view: the sends of this package
+		// through the clients it makes stand at the first of them.
+		var key any
+		var root analysis.Range
+		var through string
+		if f.Root != nil {
+			key, root, through = libKey{f.Root.Pos(), f.Category}, f.Root, "this client"
+		} else {
+			key, through = makerKey{f.Maker, f.Category}, "clients "+f.Maker.FullName()+" makes"
+		}
+		f := f
+		r.Group(key, root, func(g *Group) analysis.Diagnostic {
+			return analysis.Diagnostic{
+				Category: f.Category,
+				Message:  fmt.Sprintf("%s, at %s through %s: %s", f.Shows, Count(len(g.Sites), "send", "sends"), through, consequence[f.Category]),
+			}
+		}, Site{Diag: d, As: "sent here"})
 	}
 }
 

@@ -103,9 +103,12 @@ func clientMade(env *Env, file *ast.File, fd *ast.FuncDecl) (*MadeClient, string
 // *retryablehttp.Client.
 func returnsRHClient(info *types.Info, fd *ast.FuncDecl) bool {
 	fn, ok := info.Defs[fd.Name].(*types.Func)
-	if !ok {
-		return false
-	}
+	return ok && resultIsRHClient(fn)
+}
+
+// resultIsRHClient reports whether fn's first result is a
+// *retryablehttp.Client.
+func resultIsRHClient(fn *types.Func) bool {
 	res := fn.Type().(*types.Signature).Results()
 	if res.Len() == 0 {
 		return false
@@ -284,10 +287,8 @@ func (s *scope) rhUnknownWhy(recv ast.Expr, at ast.Node) string {
 // retryablehttp (facts are computed only there): the instrument's words.
 func calleeKind(fn *types.Func) string {
 	k := ":result=other"
-	if res := fn.Type().(*types.Signature).Results(); res.Len() > 0 {
-		if p, ok := res.At(0).Type().(*types.Pointer); ok && astq.IsNamed(p.Elem(), retryablehttp, "Client") {
-			k = ":result=client"
-		}
+	if resultIsRHClient(fn) {
+		k = ":result=client"
 	}
 	if slices.ContainsFunc(fn.Pkg().Imports(), func(p *types.Package) bool { return p.Path() == retryablehttp }) {
 		return k + ":imports"

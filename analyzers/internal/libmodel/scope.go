@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"golang.org/x/tools/go/ast/astutil"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -773,6 +774,9 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 			return
 		}
 		for _, v := range s.vars(e) {
+			if s.configuredElsewhere(v) {
+				c.opaque = true // SetPrepare(h) { client.PrepareRetry = h }
+			}
 			for _, call := range s.calls[v] {
 				// Only calls that configure v: v.Do(req) says nothing
 				// about v, and its arguments belong to other values.
@@ -840,6 +844,40 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 	walk(e, 0)
 	sortByEnd(c.calls)
 	return c
+}
+
+// configuredElsewhere reports whether v is a package variable holding a
+// library value by reference that a function other than the scope's
+// configures: a field of it set, a configuring method called on it, or
+// it handed to a call. What that function does is not in view.
+func (s *scope) configuredElsewhere(v *types.Var) bool {
+	if v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !isPointerish(v.Type()) || !fromLibrary(v.Type()) {
+		return false
+	}
+	uses := func(e ast.Expr) bool { return astq.IsVar(s.env.Info, e, v) }
+	outside := func(n ast.Node) bool { return n.Pos() < s.fn.Pos() || n.Pos() >= s.fn.End() }
+	found := false
+	for _, f := range s.files() {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && uses(sel.X) && outside(n) {
+						found = true
+					}
+				}
+			case *ast.CallExpr:
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && uses(sel.X) && configures(sel.Sel.Name) && outside(n) {
+					found = true
+				}
+				if slices.ContainsFunc(n.Args, uses) && outside(n) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // isPkgObj reports whether e names a package-level object (pkg.Name or Name).

@@ -195,32 +195,11 @@ func recvKind(pass *analysis.Pass, n ast.Node) string {
 		if v.Parent() == pass.Pkg.Scope() {
 			return " recv=pkgvar"
 		}
-		for _, f := range pass.Files {
-			var kind string
-			ast.Inspect(f, func(m ast.Node) bool {
-				if kind != "" {
-					return false
-				}
-				switch m := m.(type) {
-				case *ast.Field:
-					for _, id := range m.Names {
-						if pass.TypesInfo.Defs[id] == v {
-							kind = " recv=param"
-						}
-					}
-				case *ast.AssignStmt:
-					for i, l := range m.Lhs {
-						if id, ok := l.(*ast.Ident); ok && pass.TypesInfo.Defs[id] == v {
-							r := m.Rhs[min(i, len(m.Rhs)-1)]
-							kind = " recv=local-" + exprKind(pass, r)
-						}
-					}
-				}
-				return true
-			})
-			if kind != "" {
-				return kind
-			}
+		if isParam(pass, v) {
+			return " recv=param"
+		}
+		if init := initOf(pass, v); init != nil {
+			return " recv=local-" + exprKind(pass, init)
 		}
 		return " recv=local"
 	case *ast.CallExpr:
@@ -264,6 +243,23 @@ func madeKind(pass *analysis.Pass, n ast.Node) string {
 		return " made=nofact-samemodule"
 	}
 	return " made=nofact-othermodule"
+}
+
+// isParam reports whether v is a parameter (or result) of a function
+// of the package.
+func isParam(pass *analysis.Pass, v *types.Var) bool {
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(m ast.Node) bool {
+			if fl, ok := m.(*ast.Field); ok {
+				for _, id := range fl.Names {
+					found = found || pass.TypesInfo.Defs[id] == v
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // initOf is the expression a local variable is defined with, or nil.

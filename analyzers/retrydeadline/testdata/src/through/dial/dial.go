@@ -90,3 +90,15 @@ func Bounded(url string) error {
 	}
 	return resp.Body.Close()
 }
+
+var client = &http.Client{Timeout: 10 * time.Second}
+
+// Timed gets through a package client with a timeout: each attempt is
+// bounded.
+func Timed(url string) error {
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}

@@ -125,3 +125,14 @@ func waitElapsed(addr string) error {
 	}
 	return nil
 }
+
+func waitTimed(url string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = dial.Timed(url); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"libclients/made/maker"
+	"libclients/made/remaker"
 )
 
 func get(ctx context.Context, url string) (*retryablehttp.Request, error) {
@@ -99,5 +100,26 @@ func handedAfter(configure func(*retryablehttp.Client)) error {
 	c := maker.New()
 	configure(c)
 	_, err := c.Get("http://example.com/l")
+	return err
+}
+
+// Through two packages: maker's client as remaker configures it.
+func twice() error {
+	_, err := remaker.Slower().Get("http://example.com/m") // want `retryablehttp client retries with no retry budget: under an outage`
+	return err
+}
+
+func guarded(prepare retryablehttp.PrepareRetry) error {
+	_, err := remaker.Guarded(prepare).Get("http://example.com/n")
+	return err
+}
+
+func off() error {
+	_, err := remaker.Off().Get("http://example.com/o")
+	return err
+}
+
+func shared() error {
+	_, err := remaker.Shared().Get("http://example.com/p")
 	return err
 }
