@@ -774,32 +774,7 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 			return
 		}
 		for _, v := range s.vars(e) {
-			if s.configuredElsewhere(v) {
-				c.opaque = true // SetPrepare(h) { client.PrepareRetry = h }
-			}
-			for _, call := range s.calls[v] {
-				// Only calls that configure v: v.Do(req) says nothing
-				// about v, and its arguments belong to other values.
-				name := ast.Unparen(call.Fun).(*ast.SelectorExpr).Sel.Name
-				if call.End() <= at && !seen[call] && configures(name) {
-					seen[call] = true
-					c.calls = append(c.calls, call)
-					for _, a := range call.Args {
-						walk(a, depth+1)
-					}
-				}
-			}
-			for _, as := range s.fields[v] {
-				if as.End() <= at && !seen[as] {
-					seen[as] = true
-					c.fields = append(c.fields, as)
-				}
-			}
-			for _, h := range s.handed[v] {
-				if h.End() <= at {
-					c.opaque, c.handed = true, true
-				}
-			}
+			s.gatherVar(c, v, at, seen, func(a ast.Expr) { walk(a, depth+1) })
 		}
 		r, ok := s.resolve(e)
 		if !ok {
@@ -844,6 +819,39 @@ func (s *scope) collect(e ast.Expr, at token.Pos) *cfg {
 	walk(e, 0)
 	sortByEnd(c.calls)
 	return c
+}
+
+// gatherVar adds to c what configures the variable v before at: its
+// configuring method calls (whose arguments walk follows), its field
+// assignments, and whether it was handed away or is configured by
+// another function.
+func (s *scope) gatherVar(c *cfg, v *types.Var, at token.Pos, seen map[ast.Node]bool, walk func(ast.Expr)) {
+	if s.configuredElsewhere(v) {
+		c.opaque = true // SetPrepare(h) { client.PrepareRetry = h }
+	}
+	for _, call := range s.calls[v] {
+		// Only calls that configure v: v.Do(req) says nothing
+		// about v, and its arguments belong to other values.
+		name := ast.Unparen(call.Fun).(*ast.SelectorExpr).Sel.Name
+		if call.End() <= at && !seen[call] && configures(name) {
+			seen[call] = true
+			c.calls = append(c.calls, call)
+			for _, a := range call.Args {
+				walk(a)
+			}
+		}
+	}
+	for _, as := range s.fields[v] {
+		if as.End() <= at && !seen[as] {
+			seen[as] = true
+			c.fields = append(c.fields, as)
+		}
+	}
+	for _, h := range s.handed[v] {
+		if h.End() <= at {
+			c.opaque, c.handed = true, true
+		}
+	}
 }
 
 // configuredElsewhere reports whether v is a package variable holding a
