@@ -196,6 +196,11 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	if s.Consume || ev.Budget.State == retryloop.StatePresent {
 		return
 	}
+	if s.Shape == retryloop.ShapeHelper && ev.Remote.State != retryloop.StatePresent && s.Ctx.BackgroundCall == nil {
+		// A helper handed work not known remote: its bounds are its
+		// own loop's, judged where that loop is.
+		return
+	}
 	// A loop that watches a context or stop channel is cancellable; not
 	// knowing its deadline, we stay silent on boundedness.
 	switch {

@@ -57,7 +57,7 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 			continue
 		}
 		for _, w := range s.Waits {
-			if !uncancellable(w.Kind) && !(w.Sleeps && ev.Remote.State == retryloop.StatePresent) {
+			if !uncancellable(w.Kind) && !w.Sleeps {
 				continue
 			}
 			var what, cure string
@@ -69,9 +69,13 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 				cure = "wait in a select on " + what + " and a timer"
 			}
 			if w.Sleeps {
+				how := "sleeps with time.Sleep"
+				if w.SleepsOn != "" {
+					how = "waits on " + w.SleepsOn
+				}
 				d := analysis.Diagnostic{
 					Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryIgnoresCancel,
-					Message: "retry helper sleeps with time.Sleep while " + what + " is in scope and not handed to it: cancellation waits out every sleep; " +
+					Message: "retry helper " + how + " while " + what + " is in scope and not handed to it: cancellation waits out every sleep; " +
 						"hand the helper " + what + " and have it wait with budget.Sleep(" + what + ", d)",
 				}
 				if len(w.Related) > 0 {

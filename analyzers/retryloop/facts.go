@@ -101,10 +101,14 @@ type RetrierFact struct {
 	// OwnRemote: a call in the helper's own package passes it a remote
 	// operation, so its one retrybudget finding stands at its loop there.
 	OwnRemote bool
-	// Sleeps: the helper waits between attempts with time.Sleep and
-	// consults no context: a caller with a context in scope that it does
-	// not hand over sleeps through cancellation.
-	Sleeps bool
+	// Sleeps: the helper waits between attempts with a wait that
+	// sleeps through cancellation (time.Sleep, a receive from
+	// time.After or from a timer's channel outside a select: SPEC,
+	// "Uncancellable waits") and consults no context: a caller with a
+	// context in scope that it does not hand over sleeps through
+	// cancellation. SleepsOn words the wait ("" is time.Sleep).
+	Sleeps   bool
+	SleepsOn string
 	// Poll: the helper polls a condition (OpParam: func() (bool, error)),
 	// calling it again while it returns false and no error. A call is a
 	// retry only when the condition it is given turns a failed remote
@@ -1105,7 +1109,8 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 			continue
 		}
 		r := &RetrierFact{OpParam: -1, DelayParam: -1, ResendParam: -1, MethodParam: -1, HeaderParam: -1, CtxParam: -1,
-			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered(), Sleeps: sleepsBlind(s)}
+			Bound: s.Bound, Budget: len(s.Budget) > 0 || s.FuncBudget, Jitter: s.Jittered()}
+		r.Sleeps, r.SleepsOn = sleepsBlind(s)
 		if s.Ctx.Consulted && s.Ctx.InScope != nil {
 			r.CtxParam = w.paramIndex(s.Ctx.InScope, fs.typ)
 		}
@@ -1136,18 +1141,25 @@ func (w *walker) retrierFact(fs *fnScope, sites []*Site) *RetrierFact {
 	return nil
 }
 
-// sleepsBlind reports whether a site waits with time.Sleep and consults
-// no context or stop channel.
-func sleepsBlind(s *Site) bool {
+// sleepsBlind reports whether a site waits with a wait that sleeps
+// through cancellation (time.Sleep, <-time.After, a timer's channel
+// outside a select) and consults no context or stop channel, and words
+// the wait ("" for time.Sleep).
+func sleepsBlind(s *Site) (bool, string) {
 	if s.Ctx.Consulted || s.Ctx.InScope != nil || s.Ctx.StopChan != nil {
-		return false
+		return false, ""
 	}
 	for _, w := range s.Waits {
-		if w.Kind == WaitSleep {
-			return true
+		switch w.Kind {
+		case WaitSleep:
+			return true, ""
+		case WaitAfter:
+			return true, "time.After"
+		case WaitTimer:
+			return true, "a timer's channel"
 		}
 	}
-	return false
+	return false, ""
 }
 
 // requestParams sets the parameters a site's retried requests come from:

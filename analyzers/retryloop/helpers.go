@@ -202,7 +202,7 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 		wt.Jitter = wt.Jitter || r.Jitter
 		site.Waits = append(site.Waits, wt)
 	} else {
-		if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone {
+		if len(site.Requests) == 0 && site.Remote == nil && site.Ctx.Attempts != DeadlineNone && !w.sleepsThrough(fs, call, r) {
 			return nil // nothing to judge here
 		}
 		// The helper's own wait is judged where the helper is.
@@ -213,6 +213,7 @@ func (w *walker) helperCall(fs *fnScope, call *ast.CallExpr) *Site {
 	site.Ctx.Consulted = !r.Sleeps || argAt(call, r.CtxParam) != nil
 	if r.Sleeps {
 		site.Waits[len(site.Waits)-1].Sleeps = true
+		site.Waits[len(site.Waits)-1].SleepsOn = r.SleepsOn
 		site.Ctx.InScope, site.Ctx.StopChan = w.contextInScope(fs, call.Pos())
 	}
 	return site
@@ -545,4 +546,18 @@ func (w *walker) hidesWait(s *Site) bool {
 		return true
 	})
 	return hides
+}
+
+// sleepsThrough reports whether a call of the helper r sleeps through a
+// cancellation in view: the helper waits blind (Sleeps) and is not handed
+// the context or stop channel in scope at the call. retrydeadline's
+// second clause applies to any retry site, whatever its operation (SPEC,
+// settled cases), so such a call is a site even when nothing else about
+// it can be judged here.
+func (w *walker) sleepsThrough(fs *fnScope, call *ast.CallExpr, r *RetrierFact) bool {
+	if !r.Sleeps || argAt(call, r.CtxParam) != nil {
+		return false
+	}
+	ctx, stop := w.contextInScope(fs, call.Pos())
+	return ctx != nil || stop != nil
 }

@@ -115,8 +115,11 @@ type Wait struct {
 	Growth      Growth
 	Jitter      bool // randomness flows into the delay
 	Cancellable bool // the wait is raced against a context or stop channel
-	// Sleeps: a helper's wait that is a time.Sleep consulting nothing.
-	Sleeps bool
+	// Sleeps: a helper's wait that sleeps through cancellation
+	// (time.Sleep, or SleepsOn: time.After, a timer's channel)
+	// consulting nothing.
+	Sleeps   bool
+	SleepsOn string
 	// Shared: successful rounds wait here too, for a delay of their own;
 	// Delay is the one a failure chooses (wait = time.Second).
 	Shared bool

@@ -59,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		report(pass, pos, end, fmt.Sprintf("v3 %s status=%t %s op=%s@%d", s.Kind, s.Status, s.Evidence, opName(s.Op), pass.Fset.Position(s.Op.Pos()).Line))
 	}
 	for _, h := range v3.Helpers {
-		pass.Reportf(h.Call.Pos(), "v3 helper deadline=%s", h.Deadline)
+		pass.Reportf(h.Call.Pos(), "v3 helper deadline=%s%s", h.Deadline, helperKind(pass, res, h))
 	}
 	return nil, nil
 }
@@ -411,6 +411,54 @@ func takesFunc(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
 		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// helperKind says, by kind only, what the callee of a v3 helper call is:
+// where it lives (this package, this module, another module, a library
+// the library model knows), what v2's summary of it says (none, a
+// retrier and how it waits and stops, only a layer), whether v2 has a
+// site at the call, and whether a context is in scope there.
+func helperKind(pass *analysis.Pass, res *retryloop.Result, h *sites.Helper) string {
+	d := ""
+	switch {
+	case h.Callee == nil:
+		return " hcallee=library"
+	case h.Callee.Pkg() == pass.Pkg:
+		d += " hcallee=samepkg"
+	case strings.HasPrefix(h.Callee.Pkg().Path()+"/", ownModule(pass)+"/"):
+		d += " hcallee=samemodule"
+	default:
+		d += " hcallee=othermodule"
+	}
+	f := res.FactOf(h.Callee)
+	switch {
+	case f == nil:
+		d += " hfact=none"
+	case f.Retrier == nil:
+		d += " hfact=noretrier"
+		if f.Layer != nil {
+			d += " hfact=layer"
+		}
+	default:
+		r := f.Retrier
+		d += fmt.Sprintf(" hfact=retrier hsleeps=%t hctxparam=%t hpoll=%t hbound=%s", r.Sleeps, r.CtxParam >= 0, r.Poll, r.Bound)
+	}
+	v2 := false
+	for _, s := range res.Sites {
+		v2 = v2 || (s.Pos <= h.Call.Pos() && h.Call.Pos() < s.End) || s.Pos == h.Call.Pos()
+	}
+	d += fmt.Sprintf(" hv2site=%t hctxarg=%t", v2, ctxInSig(h.Call.Parent().Signature))
+	return d
+}
+
+// ctxInSig reports whether a function (the caller) takes a context.
+func ctxInSig(sig *types.Signature) bool {
+	for i := range sig.Params().Len() {
+		if t, ok := sig.Params().At(i).Type().(*types.Named); ok && t.Obj().Pkg() != nil && t.Obj().Pkg().Path() == "context" && t.Obj().Name() == "Context" {
 			return true
 		}
 	}

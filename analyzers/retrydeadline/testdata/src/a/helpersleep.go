@@ -76,10 +76,25 @@ func pingNoCtx(db *sql.DB) error {
 	})
 }
 
-// Look-alike: the operation is local (a directory made again): the
-// helper's blind sleep is not reported at this call.
+// The operation is local (a directory made again), but both clauses
+// apply to any retry site (SPEC, settled cases): the helper sleeps
+// through ctx for seconds.
 func mkdirRetried(ctx context.Context, dir string) error {
-	return retryBlind(3, time.Second, func() error { return mkdir(dir) })
+	return retryBlind(3, time.Second, func() error { return mkdir(dir) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
 }
+
+// Look-alike: work not known remote, but the helper is handed the
+// context it stops on.
+func storeHanded(ctx context.Context, s store) error {
+	return retryHanded(ctx, 3, func() error { return s.Put(ctx) })
+}
+
+// Work not known remote (an interface of this package): the helper
+// still sleeps through ctx.
+func storeBlind(ctx context.Context, s store) error {
+	return retryBlind(3, time.Second, func() error { return s.Put(ctx) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+}
+
+type store interface{ Put(context.Context) error }
 
 func mkdir(string) error { return nil }
