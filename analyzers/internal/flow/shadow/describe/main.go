@@ -31,16 +31,73 @@ import (
 )
 
 var describe = &analysis.Analyzer{
-	Name:     "describe",
-	Doc:      "describe every site of both models",
-	Requires: []*analysis.Analyzer{retryloop.Analyzer, sites.Analyzer},
-	Run:      run,
+	Name:      "describe",
+	Doc:       "describe every site of both models",
+	Requires:  []*analysis.Analyzer{retryloop.Analyzer, sites.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(helperLoop)},
+}
+
+// helperLoop is the instrument's own summary of a retry helper's loop, by
+// kind only, read at the calls of the helper in other packages: how it
+// waits and what it stops on.
+type helperLoop struct{ Words string }
+
+func (*helperLoop) AFact()           {}
+func (h *helperLoop) String() string { return h.Words }
+
+// exportHelperLoops records, for each function of the package that v2
+// summarises as a retry helper, the kinds of its loop's waits and stops.
+func exportHelperLoops(pass *analysis.Pass, res *retryloop.Result) {
+	if res.FactOf == nil {
+		return // a package the model found nothing to read in
+	}
+	for _, s := range res.Sites {
+		fd, ok := s.Func.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		if f := res.FactOf(fn); f == nil || f.Retrier == nil {
+			continue
+		}
+		w := ""
+		for _, wt := range s.Waits {
+			w += " hwait=" + wt.Kind.String()
+		}
+		if len(s.Waits) == 0 {
+			w += " hwait=none"
+		}
+		w += fmt.Sprintf(" hconsulted=%t hctxinscope=%s hstopchan=%t", s.Ctx.Consulted, varKind(pass, s.Ctx.InScope), s.Ctx.StopChan != nil)
+		pass.ExportObjectFact(fn, &helperLoop{Words: w})
+	}
+}
+
+// varKind says what kind of variable v is: none, a parameter, a package
+// variable, a local (a field reached through a receiver is "local" here:
+// the model names the variable it reads).
+func varKind(pass *analysis.Pass, v *types.Var) string {
+	switch {
+	case v == nil:
+		return "none"
+	case v.Parent() == pass.Pkg.Scope():
+		return "pkgvar"
+	case v.IsField():
+		return "field"
+	case isParam(pass, v):
+		return "param"
+	}
+	return "local"
 }
 
 func main() { multichecker.Main(append(analyzers.All(), describe)...) }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryloop.Analyzer].(*retryloop.Result)
+	exportHelperLoops(pass, res)
 	for _, s := range res.Sites {
 		report(pass, s.Pos, s.End, "v2 "+desc(pass, s))
 	}
@@ -434,7 +491,10 @@ func helperKind(pass *analysis.Pass, res *retryloop.Result, h *sites.Helper) str
 	default:
 		d += " hcallee=othermodule"
 	}
-	f := res.FactOf(h.Callee)
+	var f *retryloop.FuncFact
+	if res.FactOf != nil {
+		f = res.FactOf(h.Callee)
+	}
 	switch {
 	case f == nil:
 		d += " hfact=none"
@@ -446,6 +506,12 @@ func helperKind(pass *analysis.Pass, res *retryloop.Result, h *sites.Helper) str
 	default:
 		r := f.Retrier
 		d += fmt.Sprintf(" hfact=retrier hsleeps=%t hctxparam=%t hpoll=%t hbound=%s", r.Sleeps, r.CtxParam >= 0, r.Poll, r.Bound)
+		var hl helperLoop
+		if pass.ImportObjectFact(h.Callee, &hl) {
+			d += hl.Words
+		} else {
+			d += " hloop=nofact"
+		}
 	}
 	v2 := false
 	for _, s := range res.Sites {
