@@ -555,7 +555,10 @@ func (w *walker) hidesWait(s *Site) bool {
 // settled cases), so such a call is a site even when nothing else about
 // it can be judged here.
 func (w *walker) sleepsThrough(fs *fnScope, call *ast.CallExpr, r *RetrierFact) bool {
-	if !r.Sleeps || argAt(call, r.CtxParam) != nil {
+	// Only a helper handed the operation it retries (a function value):
+	// a method re-sending a request it is given is a layer of its own
+	// (retrynested), judged at its loop.
+	if !r.Sleeps || argAt(call, r.OpParam) == nil || argAt(call, r.CtxParam) != nil {
 		return false
 	}
 	ctx, stop := w.contextInScope(fs, call.Pos())

@@ -98,3 +98,16 @@ func storeBlind(ctx context.Context, s store) error {
 type store interface{ Put(context.Context) error }
 
 func mkdir(string) error { return nil }
+
+// A blind helper's call inside a retry loop of its own: each is reported
+// at its own wait.
+func storeTwice(ctx context.Context, s store) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = retryBlind(2, time.Second, func() error { return s.Put(ctx) }); err == nil { // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+			return nil
+		}
+		time.Sleep(time.Second) // want `retry sleeps while ctx is in scope and never checks it`
+	}
+	return err
+}
