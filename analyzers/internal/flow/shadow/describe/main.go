@@ -52,6 +52,8 @@ func exportHelperLoops(pass *analysis.Pass, res *retryloop.Result) {
 	if res.FactOf == nil {
 		return // a package the model found nothing to read in
 	}
+	words := map[*types.Func]string{} // a helper with several loops: all of them
+	var order []*types.Func
 	for _, s := range res.Sites {
 		fd, ok := s.Func.(*ast.FuncDecl)
 		if !ok {
@@ -72,7 +74,13 @@ func exportHelperLoops(pass *analysis.Pass, res *retryloop.Result) {
 			w += " hwait=none"
 		}
 		w += fmt.Sprintf(" hconsulted=%t hctxinscope=%s hstopchan=%t", s.Ctx.Consulted, varKind(pass, s.Ctx.InScope), s.Ctx.StopChan != nil)
-		pass.ExportObjectFact(fn, &helperLoop{Words: w})
+		if _, seen := words[fn]; !seen {
+			order = append(order, fn)
+		}
+		words[fn] += w
+	}
+	for _, fn := range order {
+		pass.ExportObjectFact(fn, &helperLoop{Words: words[fn]})
 	}
 }
 
