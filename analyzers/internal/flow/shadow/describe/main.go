@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/retrylint/retrylint/analyzers"
+	"github.com/retrylint/retrylint/analyzers/internal/astq"
 	"github.com/retrylint/retrylint/analyzers/internal/libmodel"
 	"github.com/retrylint/retrylint/analyzers/internal/sites"
 	"github.com/retrylint/retrylint/analyzers/retryloop"
@@ -531,8 +532,8 @@ func helperKind(pass *analysis.Pass, res *retryloop.Result, h *sites.Helper) str
 
 // ctxInSig reports whether a function (the caller) takes a context.
 func ctxInSig(sig *types.Signature) bool {
-	for i := range sig.Params().Len() {
-		if t, ok := sig.Params().At(i).Type().(*types.Named); ok && t.Obj().Pkg() != nil && t.Obj().Pkg().Path() == "context" && t.Obj().Name() == "Context" {
+	for v := range sig.Params().Variables() {
+		if astq.IsNamed(v.Type(), "context", "Context") {
 			return true
 		}
 	}

@@ -49,3 +49,17 @@ func Shared() *retryablehttp.Client {
 
 // SetPrepare lets the program guard the shared client with a hook.
 func SetPrepare(prepare retryablehttp.PrepareRetry) { shared.PrepareRetry = prepare }
+
+var pooled *retryablehttp.Client
+
+// Pooled makes the client it keeps in a package variable and configures
+// it here.
+func Pooled() *retryablehttp.Client {
+	pooled = retryablehttp.NewClient()
+	pooled.RetryMax = 5
+	return pooled
+}
+
+// PooledMax only reads the kept client: another function that configures
+// nothing leaves Pooled's summary as it is.
+func PooledMax() int { return pooled.RetryMax }

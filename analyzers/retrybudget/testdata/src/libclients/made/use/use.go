@@ -123,3 +123,9 @@ func shared() error {
 	_, err := remaker.Shared().Get("http://example.com/p")
 	return err
 }
+
+// A kept client that another function of its package only reads.
+func pooled() error {
+	_, err := remaker.Pooled().Get("http://example.com/q") // want `retryablehttp client retries with no retry budget: under an outage`
+	return err
+}
