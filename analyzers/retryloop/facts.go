@@ -285,9 +285,23 @@ type Write struct {
 type WaitFact struct {
 	Param       int // index of the parameter holding the delay, or -1
 	Cancellable bool
+	StopFrom    StopFrom // where a cancellable wait's stop comes from
 	Growth      Growth
 	Jitter      bool
 }
+
+// StopFrom says, as bits, where the channels a cancellable wait is raced
+// against come from; zero when that is not known.
+type StopFrom uint8
+
+const (
+	// StopOwn: a package variable (a shutdown context or channel), or a
+	// package function handed nothing: none of a caller's.
+	StopOwn     StopFrom = 1 << iota
+	StopRecv             // reached from the method's receiver (s.stop, s.ctx.Done())
+	StopParam            // reached from a parameter
+	StopUnknown          // a local variable, a function value, anything else
+)
 
 // DelayFact describes a function that computes a delay.
 type DelayFact struct {
@@ -574,7 +588,7 @@ func (w *walker) topLevelWait(fs *fnScope) *WaitFact {
 		if wt == nil {
 			return nil
 		}
-		wf := &WaitFact{Param: -1, Cancellable: wt.Cancellable, Growth: wt.Growth, Jitter: wt.Jitter}
+		wf := &WaitFact{Param: -1, Cancellable: wt.Cancellable, StopFrom: w.stopFrom(wt, fs), Growth: wt.Growth, Jitter: wt.Jitter}
 		if wt.Delay != nil {
 			if id, ok := ast.Unparen(wt.Delay).(*ast.Ident); ok {
 				if v, ok := w.info.Uses[id].(*types.Var); ok {

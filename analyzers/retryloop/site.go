@@ -115,6 +115,9 @@ type Wait struct {
 	Growth      Growth
 	Jitter      bool // randomness flows into the delay
 	Cancellable bool // the wait is raced against a context or stop channel
+	// StopOn are the channels a cancellable select receives from besides
+	// its timers (ctx.Done(), s.stop).
+	StopOn []ast.Expr
 	// Sleeps: a helper's wait that sleeps through cancellation
 	// (time.Sleep, or SleepsOn: time.After, a timer's channel)
 	// consulting nothing.

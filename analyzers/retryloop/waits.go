@@ -398,7 +398,7 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 	if astq.IsFunc(fn, "context.Context.Err", BudgetPath+".Sleep") {
 		return true
 	}
-	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable && w.handedStop(call, fn) {
+	if f := w.factOf(fn); f != nil && f.Wait != nil && f.Wait.Cancellable && w.handedStop(call, fn, f.Wait.StopFrom) {
 		return true
 	}
 	return false
@@ -407,10 +407,26 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 // handedStop reports whether a call can observe the caller's stop input: it
 // is handed a context or a stop channel, or it is a method, whose receiver
 // may hold one. A function handed neither (cache.New(cfg, opts)) waits, if
-// it does, on something of its own.
-func (w *walker) handedStop(call *ast.CallExpr, fn *types.Func) bool {
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		return true
+// it does, on something of its own. Where the callee's fact says what its
+// wait is raced against (from), only those inputs count: a wait on a
+// package's own shutdown channel observes none of the caller's, and a
+// method waiting on its receiver's does only when the receiver's type can
+// hold a context or a channel.
+func (w *walker) handedStop(call *ast.CallExpr, fn *types.Func, from StopFrom) bool {
+	if from == 0 || from&StopUnknown != 0 {
+		from = StopRecv | StopParam
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && from&StopRecv != 0 {
+		sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !isSel || from != StopRecv {
+			return true
+		}
+		if t := w.info.TypeOf(sel.X); t == nil || MayHoldStop(t) {
+			return true
+		}
+	}
+	if from&StopParam == 0 {
+		return false
 	}
 	for _, a := range call.Args {
 		if t := w.info.TypeOf(a); t != nil && (isContextType(t) || isStopChan(t)) {
@@ -523,6 +539,7 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 				w.timerDelay(u.X, wt)
 			} else {
 				wt.Cancellable = true
+				wt.StopOn = append(wt.StopOn, u.X)
 			}
 		}
 		return wt
@@ -723,7 +740,7 @@ func (w *walker) failWait(fs *fnScope) *WaitFact {
 	if s.overflow || len(waits) == 0 {
 		return nil
 	}
-	return w.combinedWait(waits)
+	return w.combinedWait(waits, fs)
 }
 
 // failRearm describes a function without results, handed one timer,
@@ -841,7 +858,7 @@ func (s *sim) failureWalks(stmts []ast.Stmt, visit func(p *path) bool) bool {
 
 // combinedWait is what a set of waits waits: one growth (else unknown),
 // random if any is.
-func (w *walker) combinedWait(waits []ast.Node) *WaitFact {
+func (w *walker) combinedWait(waits []ast.Node, fs *fnScope) *WaitFact {
 	var wf *WaitFact
 	for _, n := range waits {
 		wt := w.classifyWait(n)
@@ -854,8 +871,149 @@ func (w *walker) combinedWait(waits []ast.Node) *WaitFact {
 			wf.Growth = GrowthUnknown
 		}
 		wf.Jitter = wf.Jitter || wt.Jitter
+		wf.StopFrom |= w.stopFrom(wt, fs)
 	}
 	return wf
+}
+
+// stopFrom says where the stops a cancellable wait is raced against come
+// from (see StopFrom); zero for a wait that is not cancellable.
+func (w *walker) stopFrom(wt *Wait, fs *fnScope) StopFrom {
+	if !wt.Cancellable {
+		return 0
+	}
+	if len(wt.StopOn) == 0 {
+		return StopUnknown // budget.Sleep, a wait helper's fact
+	}
+	var from StopFrom
+	for _, x := range wt.StopOn {
+		from |= w.stopRoot(x, fs)
+	}
+	return from
+}
+
+// stopRoot follows a received expression (s.ctx.Done(), stop, s.done())
+// back through fields, method calls and indexes to the variable it starts
+// from, and says what that variable is.
+func (w *walker) stopRoot(x ast.Expr, fs *fnScope) StopFrom {
+	for {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.CallExpr:
+			fn := astq.Callee(w.info, e)
+			sel, isSel := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+			if fn == nil || !isSel {
+				return StopUnknown // a function value
+			}
+			if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() == nil {
+				if len(e.Args) == 0 && isPkgName(w.info, sel.X) {
+					return StopOwn // shutdown.Done(): the package's own
+				}
+				return StopUnknown
+			}
+			x = sel.X
+		case *ast.SelectorExpr:
+			if isPkgName(w.info, e.X) {
+				return w.varRoot(w.info.Uses[e.Sel], fs)
+			}
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.Ident:
+			return w.varRoot(w.info.Uses[e], fs)
+		default:
+			return StopUnknown
+		}
+	}
+}
+
+// varRoot says what kind of variable obj is for stopRoot.
+func (w *walker) varRoot(obj types.Object, fs *fnScope) StopFrom {
+	v, ok := obj.(*types.Var)
+	if !ok || v.Pkg() == nil {
+		return StopUnknown
+	}
+	if v.Parent() == v.Pkg().Scope() {
+		return StopOwn
+	}
+	if fd, ok := fs.node.(*ast.FuncDecl); ok && fd.Recv != nil {
+		for _, f := range fd.Recv.List {
+			for _, n := range f.Names {
+				if w.info.Defs[n] == v {
+					return StopRecv
+				}
+			}
+		}
+	}
+	if w.paramIndex(v, fs.typ) >= 0 {
+		return StopParam
+	}
+	return StopUnknown
+}
+
+// isPkgName reports whether x names an imported package.
+func isPkgName(info *types.Info, x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.PkgName)
+	return ok
+}
+
+// MayHoldStop reports whether a value of type t can hold a context or a
+// channel a wait could be raced against (see mayHoldStop).
+func MayHoldStop(t types.Type) bool { return mayHoldStop(t, false, map[types.Type]bool{}) }
+
+// mayHoldStop reports whether a value of type t can hold a context or a
+// channel a wait could be raced against: a context, a channel of anything
+// but time.Time, or a struct, pointer or container holding one; an
+// interface or a type parameter may hold anything, except the standard
+// library's interfaces (an io.Writer, a rand.Source), and a function may
+// hand one back when its results can hold one.
+func mayHoldStop(t types.Type, inStd bool, seen map[types.Type]bool) bool {
+	if isContextType(t) {
+		return true
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+		inStd = isStd(n.Obj().Pkg().Path())
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return false
+	case *types.Chan:
+		return !astq.IsNamed(u.Elem(), "time", "Time")
+	case *types.Pointer:
+		return mayHoldStop(u.Elem(), inStd, seen)
+	case *types.Slice:
+		return mayHoldStop(u.Elem(), inStd, seen)
+	case *types.Array:
+		return mayHoldStop(u.Elem(), inStd, seen)
+	case *types.Map:
+		return mayHoldStop(u.Key(), inStd, seen) || mayHoldStop(u.Elem(), inStd, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			if mayHoldStop(f.Type(), inStd, seen) {
+				return true
+			}
+		}
+		return false
+	case *types.Interface:
+		return !inStd && t != types.Universe.Lookup("error").Type()
+	case *types.Signature:
+		for r := range u.Results().Variables() {
+			if mayHoldStop(r.Type(), inStd, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // a type parameter: anything
 }
 
 // waitsThenReturns reports whether a block of the body (not of its

@@ -70,6 +70,9 @@ func exportHelperLoops(pass *analysis.Pass, res *retryloop.Result) {
 		w := ""
 		for _, wt := range s.Waits {
 			w += " hwait=" + wt.Kind.String()
+			if wt.Kind == retryloop.WaitHelper && wt.Call != nil {
+				w += waitStopWords(pass, res, wt.Call)
+			}
 		}
 		if len(s.Waits) == 0 {
 			w += " hwait=none"
@@ -83,6 +86,42 @@ func exportHelperLoops(pass *analysis.Pass, res *retryloop.Result) {
 	for _, fn := range order {
 		pass.ExportObjectFact(fn, &helperLoop{Words: words[fn]})
 	}
+}
+
+// waitStopWords says where the stop of a wait helper's cancellable wait
+// comes from (hwstop=own, recv, param, unknown, several joined by +) and,
+// for a method, whether its receiver's type can hold a context or channel
+// (hwrecv=hold, nohold).
+func waitStopWords(pass *analysis.Pass, res *retryloop.Result, call *ast.CallExpr) string {
+	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if fn == nil {
+		return " hwstop=novalue"
+	}
+	f := res.FactOf(fn)
+	if f == nil || f.Wait == nil || !f.Wait.Cancellable {
+		return " hwstop=notcancellable"
+	}
+	var parts []string
+	for _, p := range []struct {
+		bit  retryloop.StopFrom
+		word string
+	}{{retryloop.StopOwn, "own"}, {retryloop.StopRecv, "recv"}, {retryloop.StopParam, "param"}, {retryloop.StopUnknown, "unknown"}} {
+		if f.Wait.StopFrom&p.bit != 0 {
+			parts = append(parts, p.word)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "unset")
+	}
+	w := " hwstop=" + strings.Join(parts, "+")
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Type().(*types.Signature).Recv() != nil {
+		if t := pass.TypesInfo.TypeOf(sel.X); t != nil && !retryloop.MayHoldStop(t) {
+			w += " hwrecv=nohold"
+		} else {
+			w += " hwrecv=hold"
+		}
+	}
+	return w
 }
 
 // varKind says what kind of variable v is: none, a parameter, a package
