@@ -85,7 +85,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 	calls := map[*types.Func][]*retryloop.Site{}
 	var order []*types.Func
 	for _, s := range res.Sites {
-		if s.Shape != retryloop.ShapeHelper || s.Consume || s.HelperReported || unbounded(s) {
+		if s.Shape != retryloop.ShapeHelper || s.Consume || s.HelperReported || unbounded(s.Evidence()) {
 			continue
 		}
 		if ev := s.Evidence(); ev.Remote.State != retryloop.StatePresent || ev.Budget.State == retryloop.StatePresent {
@@ -119,7 +119,7 @@ func helperGroups(pass *analysis.Pass, res *retryloop.Result, tests bool) helper
 		})
 		home := cs[0]
 		if own := helperLoop(pass, res, fn); own != nil {
-			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own) {
+			if len(own.Budget) > 0 || own.FuncBudget || unbounded(own.Evidence()) {
 				continue // budgeted inside, or reported as unbounded there
 			}
 			if own.Shape == retryloop.ShapeLibrary && (!own.LibBudgetless || len(budgetFindings(own)) > 0) {
@@ -178,8 +178,7 @@ func reportHelper(r *diag.Reporter, home *retryloop.Site, calls []*retryloop.Sit
 // A stop channel it watches (shutdown) is not a deadline: with no context
 // in scope, watching one leaves the loop unbounded (SPEC: neither an
 // attempt cap nor a deadline).
-func unbounded(s *retryloop.Site) bool {
-	ev := s.Evidence()
+func unbounded(ev retryloop.Evidences) bool {
 	return ev.Cap.State == retryloop.StateAbsent && ev.Stop.State == retryloop.StateAbsent &&
 		(ev.Remote.State == retryloop.StatePresent || ev.Wait.State == retryloop.StatePresent || handed(ev))
 }
@@ -193,10 +192,10 @@ func handed(ev retryloop.Evidences) bool {
 
 func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls) {
 	ev := s.Evidence()
-	if s.Consume || ev.Budget.State == retryloop.StatePresent {
+	if ev.Consume || ev.Budget.State == retryloop.StatePresent {
 		return
 	}
-	if s.Shape == retryloop.ShapeHelper && ev.Remote.State != retryloop.StatePresent && s.Ctx.BackgroundCall == nil {
+	if ev.Shape == retryloop.ShapeHelper && ev.Remote.State != retryloop.StatePresent && ev.Background == nil {
 		// A helper handed work not known remote: its bounds are its
 		// own loop's, judged where that loop is.
 		return
@@ -204,14 +203,14 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	// A loop that watches a context or stop channel is cancellable; not
 	// knowing its deadline, we stay silent on boundedness.
 	switch {
-	case unbounded(s):
+	case unbounded(ev):
 		d := analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryUnbounded,
-			Message: s.Subject() + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with Budget.Allow",
+			Message: ev.Subject + " has no attempt cap, deadline or retry budget: a persistent failure retries forever; cap the attempts and guard retries with Budget.Allow",
 		}
 		switch {
-		case s.Remote != nil:
-			d.Related = append(d.Related, diag.Related(s.Remote.Pos(), "remote call retried here"))
+		case ev.Remote.State == retryloop.StatePresent:
+			d.Related = append(d.Related, diag.Related(ev.Remote.Pos[0], "remote call retried here"))
 			d.SuggestedFixes = budgetFix(pass, s, decl, true)
 		case handed(ev) && ev.Wait.State != retryloop.StatePresent:
 			// A cap on work the callers hand it is theirs to size.
@@ -223,8 +222,8 @@ func check(pass *analysis.Pass, r *diag.Reporter, s *retryloop.Site, decl *decls
 	case ev.Remote.State == retryloop.StatePresent:
 		r.Report(analysis.Diagnostic{
 			Pos: s.Pos, End: s.End, Category: CategoryNoBudget,
-			Message:        s.Subject() + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with Budget.Allow",
-			Related:        []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")},
+			Message:        ev.Subject + " has no retry budget: under an outage every caller retries and multiplies load; guard retries with Budget.Allow",
+			Related:        []analysis.RelatedInformation{diag.Related(ev.Remote.Pos[0], "remote call retried here")},
 			SuggestedFixes: fixesFor(pass, s, decl),
 		})
 	}
@@ -263,7 +262,7 @@ func budgetDecls(pass *analysis.Pass, res *retryloop.Result) *decls {
 		}
 		// Would the fix be offered, wherever the name ends up?
 		probe := &decls{home: map[string]*ast.File{name: s.File}, names: map[*ast.File][]string{s.File: {name}}}
-		if budgetFix(pass, s, probe, unbounded(s)) == nil {
+		if budgetFix(pass, s, probe, unbounded(s.Evidence())) == nil {
 			continue
 		}
 		if f, ok := d.home[name]; !ok || homeBefore(pass, s.File, f) {

@@ -36,37 +36,33 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
 		ev := s.Evidence()
-		if s.Shape == retryloop.ShapeLibrary {
+		if ev.Shape == retryloop.ShapeLibrary {
 			if ev.Deadline.State == retryloop.StateAbsent {
 				r.ReportLibrary(s.LibraryFindings(libmodel.PropDeadline), libConsequences)
 			}
 			continue
 		}
 		if ev.Deadline.State == retryloop.StateAbsent {
-			msg := s.Subject() + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
-			if s.Ctx.BackgroundCall != nil {
-				msg = s.Subject() + " runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
+			msg := ev.Subject + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
+			if len(ev.Deadline.Pos) > 0 { // the context without one, made here
+				msg = ev.Subject + " runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
 			}
 			d := analysis.Diagnostic{Pos: s.Pos, End: s.End, Category: CategoryNoDeadline, Message: msg, SuggestedFixes: timeoutFix(pass, s)}
-			if s.Ctx.BackgroundCall != nil {
-				d.Related = append(d.Related, diag.Related(s.Ctx.BackgroundCall.Pos(), "context without deadline made here"))
+			if len(ev.Deadline.Pos) > 0 {
+				d.Related = append(d.Related, diag.Related(ev.Deadline.Pos[0], "context without deadline made here"))
 			}
 			r.Report(d)
 		}
-		if ev.Cancel.State != retryloop.StateAbsent || shortWaits(pass, s) {
+		if ev.Cancel.State != retryloop.StateAbsent || shortWaits(pass, s, ev) {
 			continue
 		}
-		for _, w := range s.Waits {
+		for _, w := range ev.Waits {
 			if !uncancellable(w.Kind) && !w.Sleeps {
 				continue
 			}
-			var what, cure string
-			if s.Ctx.InScope != nil {
-				what = s.Ctx.InScope.Name()
+			what, cure := ev.CancelBy, "wait in a select on "+ev.CancelBy+" and a timer"
+			if ev.CancelCtx {
 				cure = "wait with budget.Sleep(" + what + ", d)"
-			} else {
-				what = s.Ctx.StopChan.Name()
-				cure = "wait in a select on " + what + " and a timer"
 			}
 			if w.Sleeps {
 				how := "sleeps with time.Sleep"
@@ -104,8 +100,8 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 // a growing backoff, leaves the total unknown; judged as it is now, the
 // clause would speak only once that fix is made, so -fix would not settle
 // in one run.
-func shortWaits(pass *analysis.Pass, s *retryloop.Site) bool {
-	return s.LocalWork() && s.WaitsBelow(pass.TypesInfo, time.Second)
+func shortWaits(pass *analysis.Pass, s *retryloop.Site, ev retryloop.Evidences) bool {
+	return ev.Work.State == retryloop.StateAbsent && s.WaitsBelow(pass.TypesInfo, time.Second)
 }
 
 // uncancellable reports whether a wait of this kind sleeps through a

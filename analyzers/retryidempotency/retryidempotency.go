@@ -44,11 +44,12 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
-		if s.Shape == retryloop.ShapeLibrary {
+		site := s.Evidence()
+		if site.Shape == retryloop.ShapeLibrary {
 			r.ReportLibrary(s.LibraryFindings(libmodel.PropKey), libConsequences)
 			continue
 		}
-		if s.Consume {
+		if site.Consume {
 			continue // each message is a new operation
 		}
 		for _, req := range s.Requests {

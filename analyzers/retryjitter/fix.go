@@ -11,7 +11,7 @@ import (
 
 // jitterFix wraps the growing delay in budget.Jitter: full jitter, a delay
 // drawn uniformly from [0, d).
-func jitterFix(pass *analysis.Pass, s *retryloop.Site, w *retryloop.Wait) []analysis.SuggestedFix {
+func jitterFix(pass *analysis.Pass, w *retryloop.Wait) []analysis.SuggestedFix {
 	arg := delayArg(w)
 	if arg == nil || !fixes.Editable(pass, arg.Pos()) {
 		return nil

@@ -29,32 +29,33 @@ const CategoryNoJitter = "no-jitter"
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
-		if s.LocalWork() || s.Repair {
+		ev := s.Evidence()
+		if ev.Work.State == retryloop.StateAbsent || ev.Repair {
 			continue // lockstep retries of local work hit nobody; a repair is not a retry
 		}
-		if s.Shape == retryloop.ShapeLibrary {
-			if ev := s.Evidence(); ev.Jitter.State == retryloop.StateAbsent && ev.Delay == retryloop.GrowthGrowing {
+		if ev.Shape == retryloop.ShapeLibrary {
+			if ev.Jitter.State == retryloop.StateAbsent && ev.Delay == retryloop.GrowthGrowing {
 				r.ReportLibrary(s.LibraryFindings(libmodel.PropJitter), libConsequences)
 			}
 			continue
 		}
-		if s.Evidence().Jitter.State == retryloop.StatePresent {
+		if ev.Jitter.State == retryloop.StatePresent {
 			continue
 		}
-		for _, w := range s.Waits {
+		for _, w := range ev.Waits {
 			if w.Growth != retryloop.GrowthGrowing {
 				continue
 			}
 			d := analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryNoJitter,
 				Message: "backoff grows without jitter: clients that failed together retry together; wrap the delay in budget.Jitter",
-				Related: []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())},
+				Related: []analysis.RelatedInformation{diag.Related(s.Pos, ev.Subject)},
 			}
 			for _, p := range w.Related {
 				d.Related = append(d.Related, diag.Related(p, "delay computed here"))
 			}
-			if s.Shape != retryloop.ShapeHelper { // the helper grows what it is given: jitter belongs inside it
-				d.SuggestedFixes = jitterFix(pass, s, w)
+			if ev.Shape != retryloop.ShapeHelper { // the helper grows what it is given: jitter belongs inside it
+				d.SuggestedFixes = jitterFix(pass, w)
 			}
 			r.Report(d)
 			break // one diagnostic per loop

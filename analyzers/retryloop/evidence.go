@@ -66,6 +66,54 @@ type Evidences struct {
 	// attempts: absent when one is in scope and never consulted,
 	// unknown when none is in scope (nothing to consult).
 	Cancel Evidence
+	// Background is the context.Background() or TODO() call, made in
+	// the function, that the attempts run under, or nil.
+	Background *ast.CallExpr
+	// CancelBy names the context or stop channel whose Cancel evidence
+	// is absent (in scope, never consulted); CancelCtx: it is a context.
+	CancelBy  string
+	CancelCtx bool
+	// Shape is the kind of site: a loop, a generic helper's call, a
+	// library's retry. Subject names it in messages.
+	Shape   Shape
+	Subject string
+	// Work is the retried work: present when it reaches the network,
+	// absent when it is known local (SPEC, "Retries of local work"),
+	// unknown otherwise.
+	Work Evidence
+	// Repair: one re-attempt after a corrective action, not a retry
+	// (SPEC, "A repair is not a retry").
+	Repair bool
+	// Consume: the error branch of a consume loop, which goes on after a
+	// success too (SPEC, "Consume loops").
+	Consume bool
+	// QuietBeside: no wait is seen, and every call of the loop but its
+	// operations is known local, so none hides one: no wait even where
+	// the operations are unknown.
+	QuietBeside bool
+	// Attempts is the most attempts one run of the site makes
+	// (AttemptsUnknown, AttemptsUnbounded); Inner are the retry layers its retried work
+	// reaches, whose attempts multiply its own.
+	Attempts int
+	Inner    []*Layer
+	// Waits are the waits between attempts, each with its delay, the
+	// delay's growth and randomness, and where they are decided.
+	Waits []*Wait
+}
+
+// siteEvidence is what every kind of site shows of itself.
+func (s *Site) siteEvidence(ev *Evidences) {
+	ev.Shape, ev.Subject, ev.Repair, ev.Waits = s.Shape, s.Subject(), s.Repair, s.Waits
+	ev.Consume, ev.QuietBeside, ev.Background = s.Consume, s.QuietBeside, s.Ctx.BackgroundCall
+	ev.Attempts, ev.Inner = s.Attempts, s.Inner
+	switch {
+	case s.LocalWork():
+		ev.Work = Evidence{State: StateAbsent}
+	case s.RetriesRemote():
+		ev.Work = Evidence{State: StatePresent}
+	default:
+		ev.Work = Evidence{State: StateUnknown, Why: "work the model cannot see into"}
+	}
 }
 
 // Evidence assembles what the site shows of each property.
@@ -74,6 +122,7 @@ func (s *Site) Evidence() Evidences {
 		return s.libraryEvidence()
 	}
 	ev := Evidences{Delay: s.Delay()}
+	s.siteEvidence(&ev)
 	ev.Wait = s.waitEvidence()
 	ev.Jitter = s.jitterEvidence()
 	ev.Remote = s.remoteEvidence()
@@ -113,8 +162,10 @@ func (s *Site) Evidence() Evidences {
 		ev.Cancel = Evidence{State: StatePresent}
 	case s.Ctx.InScope != nil:
 		ev.Cancel = Evidence{State: StateAbsent, Pos: []token.Pos{s.Ctx.InScope.Pos()}}
+		ev.CancelBy, ev.CancelCtx = s.Ctx.InScope.Name(), true
 	case s.Ctx.StopChan != nil:
 		ev.Cancel = Evidence{State: StateAbsent, Pos: []token.Pos{s.Ctx.StopChan.Pos()}}
+		ev.CancelBy = s.Ctx.StopChan.Name()
 	default:
 		ev.Cancel = Evidence{State: StateUnknown, Why: "no context or stop channel in scope"}
 	}
@@ -292,6 +343,7 @@ const WhyLibrary = "the library configuration in view does not decide it"
 func (s *Site) libraryEvidence() Evidences {
 	unknown := Evidence{State: StateUnknown, Why: WhyLibrary}
 	ev := Evidences{Delay: GrowthUnknown, Wait: unknown, Jitter: unknown, Budget: unknown, Cap: unknown, Stop: unknown, Deadline: unknown, Cancel: unknown}
+	s.siteEvidence(&ev)
 	ev.Remote = s.remoteEvidence()
 	if s.serviceConfig() {
 		// A service config retries the connection's RPCs.

@@ -45,13 +45,14 @@ func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
 	// Layers multiply load on a dependency only when the retried work
 	// is known to reach one, or is a generic helper's handed remote work
 	// (SPEC, "Retries of local work").
-	if !s.RetriesRemote() || s.Repair {
+	ev := s.Evidence()
+	if ev.Work.State != retryloop.StatePresent || ev.Repair {
 		return analysis.Diagnostic{}, false
 	}
-	outerBudget := s.Budgeted()
+	outerBudget := ev.Budget.State != retryloop.StateAbsent // unknown is not absent
 	var unbudgeted []*retryloop.Layer
 	var related []analysis.RelatedInformation
-	for _, in := range s.Inner {
+	for _, in := range ev.Inner {
 		if outerBudget && in.Budget {
 			continue
 		}
@@ -70,14 +71,14 @@ func diagnose(s *retryloop.Site) (analysis.Diagnostic, bool) {
 	if worst == nil {
 		return analysis.Diagnostic{}, false
 	}
-	chain := append([]int{s.Attempts}, worst.Chain...) // the worst unbudgeted layer, not s.Chain()
+	chain := append([]int{ev.Attempts}, worst.Chain...) // the worst unbudgeted layer, not s.Chain()
 	cat := CategoryNested
 	if worst.Client {
 		cat = CategoryClient
 	}
 	return analysis.Diagnostic{
 		Pos: s.Pos, End: s.End, Category: cat, Related: related,
-		Message: subject(s) + " retries a call that already retries: " + product(chain) +
+		Message: subject(ev) + " retries a call that already retries: " + product(chain) +
 			"; retry at one layer, the one nearest the dependency (" + worst.Owner + ")",
 	}, true
 }
@@ -96,9 +97,9 @@ func product(chain []int) string {
 	return "at least " + s + " attempts per call"
 }
 
-func subject(s *retryloop.Site) string {
-	if s.Shape == retryloop.ShapeLibrary {
+func subject(ev retryloop.Evidences) string {
+	if ev.Shape == retryloop.ShapeLibrary {
 		return "library retry"
 	}
-	return s.Subject()
+	return ev.Subject
 }

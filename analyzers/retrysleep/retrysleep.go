@@ -1,6 +1,8 @@
 package retrysleep
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/retrylint/retrylint/analyzers/internal/diag"
@@ -32,11 +34,11 @@ const (
 func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	r := diag.New(pass, tests, res.Directives)
 	for _, s := range res.Sites {
-		if s.LocalWork() || s.Repair {
+		ev := s.Evidence()
+		if ev.Work.State == retryloop.StateAbsent || ev.Repair {
 			continue // lockstep retries of local work hit nobody; a repair is not a retry
 		}
-		ev := s.Evidence()
-		if s.Shape == retryloop.ShapeLibrary {
+		if ev.Shape == retryloop.ShapeLibrary {
 			if ev.Wait.State == retryloop.StateAbsent || fixedAlone(ev) {
 				r.ReportLibrary(s.LibraryFindings(libmodel.PropWait), libConsequences)
 			}
@@ -47,35 +49,35 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 		switch {
 		case ev.Wait.State == retryloop.StatePresent && ev.Delay == retryloop.GrowthFixed:
-			w := s.Waits[0]
+			w := ev.Waits[0]
 			r.Report(analysis.Diagnostic{
 				Pos: w.Node.Pos(), End: w.Node.End(), Category: CategoryFixed,
 				Message:        "retry waits a fixed delay: clients that failed together retry in lockstep; use exponential backoff with full jitter",
-				Related:        related(s),
+				Related:        related(s.Pos, ev),
 				SuggestedFixes: backoffFix(pass, s),
 			})
 		case ev.Wait.State == retryloop.StateAbsent:
-			if s.Consume && ev.Remote.State != retryloop.StatePresent {
+			if ev.Consume && ev.Remote.State != retryloop.StatePresent {
 				continue // a consume loop's error branch, judged on what it calls
 			}
 			d := analysis.Diagnostic{
 				Pos: s.Pos, End: s.End, Category: CategoryNoDelay,
-				Message: s.Subject() + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
+				Message: ev.Subject + " retries at once: a failing dependency is hit again immediately by every caller; wait with exponential backoff and full jitter between attempts",
 			}
 			switch {
-			case s.Consume:
+			case ev.Consume:
 				// No fix: a backoff at the head of each round would slow
 				// the successes the loop goes on with too.
 				d.Message = "loop calls again at once after a failure: while the dependency is down it spins, hitting it as fast as it answers; wait with exponential backoff and full jitter before calling again"
-				d.Related = []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")}
+				d.Related = []analysis.RelatedInformation{diag.Related(ev.Remote.Pos[0], "remote call retried here")}
 			case ev.Remote.State == retryloop.StatePresent:
-				d.Related = []analysis.RelatedInformation{diag.Related(s.Remote.Pos(), "remote call retried here")}
+				d.Related = []analysis.RelatedInformation{diag.Related(ev.Remote.Pos[0], "remote call retried here")}
 				d.SuggestedFixes = waitFix(pass, s)
 			case ev.Remote.State == retryloop.StateUnknown && retryloop.JudgedAlone(ev):
 				// A generic helper is judged on what it shows: it
 				// waits for no caller, whatever work it is handed.
 				d.Related = []analysis.RelatedInformation{diag.Related(s.HandedOp.Pos(), "retries the operation its callers hand it")}
-			case s.QuietBeside:
+			case ev.QuietBeside:
 				// Unknown work (an interface method, a function value, a
 				// subprocess), a helper's too: its delay is what is judged,
 				// and nothing in the loop can wait (SPEC, "Retries of local
@@ -90,13 +92,13 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 	return r.Flush(), nil
 }
 
-// related names the site and any further fixed waits of it.
-func related(s *retryloop.Site) []analysis.RelatedInformation {
-	out := []analysis.RelatedInformation{diag.Related(s.Pos, s.Subject())}
-	if w := s.Waits[0]; w.Shared && w.Delay != nil {
+// related names the site (at pos) and any further fixed waits of it.
+func related(pos token.Pos, ev retryloop.Evidences) []analysis.RelatedInformation {
+	out := []analysis.RelatedInformation{diag.Related(pos, ev.Subject)}
+	if w := ev.Waits[0]; w.Shared && w.Delay != nil {
 		out = append(out, diag.Related(w.Delay.Pos(), "a failure chooses this delay for the next round"))
 	}
-	for _, w := range s.Waits[1:] {
+	for _, w := range ev.Waits[1:] {
 		if w.Kind != retryloop.WaitHelper && w.Kind != retryloop.WaitLibrary {
 			out = append(out, diag.Related(w.Node.Pos(), "it waits a fixed delay here too"))
 		}
