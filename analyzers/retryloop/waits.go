@@ -405,20 +405,19 @@ func (w *walker) consults(call *ast.CallExpr) bool {
 }
 
 // handedStop reports whether a call can observe the caller's stop input: it
-// is handed a context or a stop channel, or it is a method, whose receiver
+// is handed a context or a stop channel, or it is a method whose receiver
 // may hold one. A function handed neither (cache.New(cfg, opts)) waits, if
-// it does, on something of its own. Where the callee's fact says what its
-// wait is raced against (from), only those inputs count: a wait on a
-// package's own shutdown channel observes none of the caller's, and a
-// method waiting on its receiver's does only when the receiver's type can
-// hold a context or a channel.
+// it does, on something of its own, and so does a method whose receiver's
+// type can hold no context or channel. Where the callee's fact says what
+// its wait is raced against (from), only those inputs count: a wait on a
+// package's own shutdown channel observes none of the caller's.
 func (w *walker) handedStop(call *ast.CallExpr, fn *types.Func, from StopFrom) bool {
 	if from == 0 || from&StopUnknown != 0 {
 		from = StopRecv | StopParam
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && from&StopRecv != 0 {
 		sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !isSel || from != StopRecv {
+		if !isSel {
 			return true
 		}
 		if t := w.info.TypeOf(sel.X); t == nil || MayHoldStop(t) {
@@ -521,23 +520,12 @@ func (w *walker) classifyWait(n ast.Node) *Wait {
 	case *ast.SelectStmt:
 		wt := &Wait{Kind: WaitSelect, Node: n}
 		for _, c := range n.Body.List {
-			comm := c.(*ast.CommClause)
-			var x ast.Expr
-			switch st := comm.Comm.(type) {
-			case *ast.ExprStmt:
-				x = st.X
-			case *ast.AssignStmt:
-				if len(st.Rhs) == 1 {
-					x = st.Rhs[0]
-				}
-			}
-			u, ok := ast.Unparen(x).(*ast.UnaryExpr)
-			if !ok || u.Op != token.ARROW {
-				continue
-			}
-			if w.isWaitRecv(u.X) {
+			u := commRecv(c.(*ast.CommClause).Comm)
+			switch {
+			case u == nil:
+			case w.isWaitRecv(u.X):
 				w.timerDelay(u.X, wt)
-			} else {
+			default:
 				wt.Cancellable = true
 				wt.StopOn = append(wt.StopOn, u.X)
 			}
@@ -971,7 +959,8 @@ func MayHoldStop(t types.Type) bool { return mayHoldStop(t, false, map[types.Typ
 // but time.Time, or a struct, pointer or container holding one; an
 // interface or a type parameter may hold anything, except the standard
 // library's interfaces (an io.Writer, a rand.Source), and a function may
-// hand one back when its results can hold one.
+// hand one back when its results can hold one. Inside the standard
+// library only a context counts (an http.Request's).
 func mayHoldStop(t types.Type, inStd bool, seen map[types.Type]bool) bool {
 	if isContextType(t) {
 		return true
@@ -987,7 +976,9 @@ func mayHoldStop(t types.Type, inStd bool, seen map[types.Type]bool) bool {
 	case *types.Basic:
 		return false
 	case *types.Chan:
-		return !astq.IsNamed(u.Elem(), "time", "Time")
+		// The standard library's own channels (a sql.DB's, a timer's)
+		// are its machinery, never a caller's stop.
+		return !inStd && !astq.IsNamed(u.Elem(), "time", "Time")
 	case *types.Pointer:
 		return mayHoldStop(u.Elem(), inStd, seen)
 	case *types.Slice:

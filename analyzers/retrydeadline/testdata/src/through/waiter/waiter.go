@@ -147,3 +147,33 @@ func WithRelay(r *Relay, f func() error) error {
 	}
 	return err
 }
+
+// Throttle waits on a context it makes itself: whatever it is, it is none
+// of a caller's, for a Throttle holds only a duration.
+type Throttle struct{ d time.Duration }
+
+// Wait waits t.d.
+func (t Throttle) Wait() {
+	ctx, cancel := context.WithTimeout(context.Background(), t.d)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+	case <-time.After(2 * t.d):
+	}
+}
+
+// WithThrottle sleeps, then throttles.
+func WithThrottle(t Throttle, f func() error) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		if i == 0 {
+			time.Sleep(time.Second)
+			continue
+		}
+		t.Wait()
+	}
+	return err
+}

@@ -30,6 +30,11 @@ func pace(ctx context.Context, p *waiter.Pacer, addr string) error {
 	return waiter.WithPacer(p, func() error { return dial(ctx, addr) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
 }
 
+// The throttle's wait observes a context of its own making.
+func throttle(ctx context.Context, addr string) error {
+	return waiter.WithThrottle(waiter.Throttle{}, func() error { return dial(ctx, addr) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+}
+
 // Look-alike: the session may hold the caller's context.
 func session(ctx context.Context, s *waiter.Session, addr string) error {
 	return waiter.WithSession(s, func() error { return dial(ctx, addr) })
