@@ -27,15 +27,16 @@ func (w *walker) pollRetrier(fs *fnScope) *RetrierFact {
 		}
 		if loop, retriesErr := w.pollLoop(fs.body, v); loop != nil {
 			r := opRetrier(i)
-			r.Poll, r.Sleeps, r.RetriesErr = true, w.sleepsBlindIn(loop), retriesErr
+			bw := w.sleepsBlindIn(loop)
+			r.Poll, r.Sleeps, r.SleepsOn, r.RetriesErr = true, bw.sleeps, bw.on, retriesErr
 			if retriesErr {
 				r.DelayParam = w.sleepParam(loop, fs)
 			}
 			return r
 		}
-		if sleeps, ok := w.handsToPoller(fs.body, v); ok {
+		if bw, ok := w.handsToPoller(fs.body, v); ok {
 			r := opRetrier(i)
-			r.Poll, r.Sleeps = true, sleeps
+			r.Poll, r.Sleeps, r.SleepsOn = true, bw.sleeps, bw.on
 			return r
 		}
 	}
@@ -53,7 +54,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 		if !ok || found != nil {
 			return found == nil
 		}
-		cond, sleeps := w.pollerCond(c)
+		cond, bw := w.pollerCond(c)
 		if cond == nil {
 			return true
 		}
@@ -68,7 +69,7 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 		if op != nil {
 			_, i := w.paramOf(op.Fun, fs)
 			found = opRetrier(i)
-			found.Sleeps = sleeps
+			found.Sleeps, found.SleepsOn = bw.sleeps, bw.on
 		}
 		return found == nil
 	})
@@ -78,13 +79,13 @@ func (w *walker) retrierViaPoller(fs *fnScope) *RetrierFact {
 // pollerCond returns the condition argument of a call to a poll helper
 // (by its fact, or a poller of this package read here), or nil, and
 // whether the helper sleeps blind.
-func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
+func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, blindWait) {
 	fn := astq.Callee(w.info, c)
 	if fn == nil {
-		return nil, false
+		return nil, blindWait{}
 	}
 	if f := w.factOf(fn); f != nil && f.Retrier != nil && f.Retrier.Poll {
-		return argAt(c, f.Retrier.OpParam), f.Retrier.Sleeps
+		return argAt(c, f.Retrier.OpParam), blindWait{f.Retrier.Sleeps, f.Retrier.SleepsOn}
 	}
 	if decl := w.decls[fn]; decl != nil && decl.Body != nil && fn.Pkg() == w.pass.Pkg {
 		params := fn.Type().(*types.Signature).Params()
@@ -96,7 +97,7 @@ func (w *walker) pollerCond(c *ast.CallExpr) (ast.Expr, bool) {
 			}
 		}
 	}
-	return nil, false
+	return nil, blindWait{}
 }
 
 // isCondition reports whether t is func(...) (bool, error).
@@ -132,23 +133,78 @@ func (w *walker) pollLoop(body ast.Node, v *types.Var) (found ast.Node, retriesE
 	return found, retriesErr
 }
 
-// sleepsBlindIn reports whether a loop waits with time.Sleep and
-// consults no context or stop channel.
-func (w *walker) sleepsBlindIn(loop ast.Node) bool {
-	sleeps, consults := false, false
-	ast.Inspect(loop, func(n ast.Node) bool {
+// blindWait says whether a poll helper's loop sleeps through
+// cancellation, and on what (as RetrierFact.SleepsOn words it).
+type blindWait struct {
+	sleeps bool
+	on     string
+}
+
+// sleepsBlindIn reports whether a loop waits through cancellation, as
+// sleepsBlind does for a retry loop: with time.Sleep, on time.After or on
+// a timer's channel outside a select, consulting no context or stop
+// channel (a select offering one consults it).
+func (w *walker) sleepsBlindIn(loop ast.Node) blindWait {
+	var bw blindWait
+	consults := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.SelectStmt:
+			for _, c := range n.Body.List {
+				cc := c.(*ast.CommClause)
+				if u := commRecv(cc.Comm); u != nil && w.isConsultRecv(u.X) {
+					consults = true
+				}
+				for _, st := range cc.Body {
+					ast.Inspect(st, visit)
+				}
+			}
+			return false
 		case *ast.CallExpr:
-			sleeps = sleeps || astq.IsFunc(astq.Callee(w.info, n), "time.Sleep")
+			if !bw.sleeps && astq.IsFunc(astq.Callee(w.info, n), "time.Sleep") {
+				bw = blindWait{sleeps: true}
+			}
 			consults = consults || w.consults(n)
 		case *ast.UnaryExpr:
-			consults = consults || n.Op == token.ARROW && w.isConsultRecv(n.X)
+			if n.Op != token.ARROW {
+				break
+			}
+			if w.isConsultRecv(n.X) {
+				consults = true
+			} else if on := w.blindRecv(n.X); on != "" && !bw.sleeps {
+				bw = blindWait{sleeps: true, on: on}
+			}
 		}
 		return true
-	})
-	return sleeps && !consults
+	}
+	ast.Inspect(loop, visit)
+	if consults {
+		return blindWait{}
+	}
+	return bw
+}
+
+// blindRecv words a receive that waits a delay whatever happens:
+// time.After(d), or the channel of a time.Timer; "" for anything else.
+func (w *walker) blindRecv(x ast.Expr) string {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		if astq.IsFunc(astq.Callee(w.info, x), "time.After") {
+			return "time.After"
+		}
+	case *ast.SelectorExpr:
+		t := w.info.TypeOf(x.X)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if t != nil && x.Sel.Name == "C" && astq.IsNamed(t, "time", "Timer") {
+			return "a timer's channel"
+		}
+	}
+	return ""
 }
 
 // pollBlock reports whether stmts hold ok, err := v(...), then an if on
@@ -232,16 +288,16 @@ func orRight(e ast.Expr) ast.Expr {
 // handsToPoller reports whether body passes v to a poll helper as its
 // condition (Retry(interval, timeout, f) → RetryWorker(…, f)), and
 // whether that helper sleeps blind.
-func (w *walker) handsToPoller(body ast.Node, v *types.Var) (sleeps, found bool) {
+func (w *walker) handsToPoller(body ast.Node, v *types.Var) (bw blindWait, found bool) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && !found {
-			if cond, s := w.pollerCond(c); cond != nil && w.usedObj(cond) == types.Object(v) {
-				sleeps, found = s, true
+			if cond, b := w.pollerCond(c); cond != nil && w.usedObj(cond) == types.Object(v) {
+				bw, found = b, true
 			}
 		}
 		return !found
 	})
-	return sleeps, found
+	return bw, found
 }
 
 // errLastSig reports whether t is a function type whose last result is
