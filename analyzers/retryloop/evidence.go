@@ -116,8 +116,17 @@ func (s *Site) siteEvidence(ev *Evidences) {
 	}
 }
 
-// Evidence assembles what the site shows of each property.
+// Evidence is what the site shows of each property: computed once, when
+// the model has finished the site, and read by every check.
 func (s *Site) Evidence() Evidences {
+	if s.ev != nil {
+		return *s.ev
+	}
+	return s.evidence()
+}
+
+// evidence assembles what the site shows of each property.
+func (s *Site) evidence() Evidences {
 	if s.Shape == ShapeLibrary {
 		return s.libraryEvidence()
 	}

@@ -152,6 +152,10 @@ func run(pass *analysis.Pass, opts *options) (any, error) {
 	for _, s := range res.Sites {
 		s.keyHeaders = opts.KeyHeaders
 	}
+	for _, s := range slices.Concat(res.Sites, res.Quiet) {
+		ev := s.evidence()
+		s.ev = &ev // the site is finished: its evidence is computed once
+	}
 	slices.SortStableFunc(res.Sites, func(a, b *Site) int { return int(a.Pos - b.Pos) })
 	return res, nil
 }

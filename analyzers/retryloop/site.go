@@ -452,6 +452,8 @@ type Site struct {
 	// keyHeaders are Result.KeyHeaders, so that String marks a keyed
 	// request as the model judged it.
 	keyHeaders []string
+	// ev is the site's evidence, once the model has finished it.
+	ev *Evidences
 }
 
 // Counter is what the model knows of a loop's counter: a counted loop's
