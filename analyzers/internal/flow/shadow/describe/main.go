@@ -452,7 +452,8 @@ func opName(c *ssa.Call) string {
 // or be a retry: one taking a function (a helper handed the operation),
 // or any made inside a loop (an SDK call a hand-written loop repeats), as
 // "lib repo=REPO" with "fnarg=PKG.NAME" for the former; any other call
-// into another module as "lib any=REPO" (a client built with retries). Only the
+// into another module as "lib any=REPO" (a client built with retries);
+// each call not taking a function names its API, "fn=PKG.TYPE.NAME". Only the
 // library is named, never the calling code, so that the fail-mode counts
 // of the frozen test split stay aggregate.
 func describeLibCalls(pass *analysis.Pass) {
@@ -490,6 +491,8 @@ func describeLibCalls(pass *analysis.Pass) {
 					}
 					if fnarg {
 						d += " fnarg=" + path + "." + fn.Name()
+					} else {
+						d += " fn=" + apiName(fn)
 					}
 					pass.Reportf(m.Pos(), "%s", d)
 				}
@@ -498,6 +501,22 @@ func describeLibCalls(pass *analysis.Pass) {
 		}
 		visit(f, false)
 	}
+}
+
+// apiName names a library function or method by its package and, for a
+// method, its receiver's type: the API, never the calling code.
+func apiName(fn *types.Func) string {
+	name := fn.Pkg().Path() + "."
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			name += n.Obj().Name() + "."
+		}
+	}
+	return name + fn.Name()
 }
 
 // repoOf names the repository of an import path: host/owner/name on the
