@@ -44,12 +44,12 @@ func run(pass *analysis.Pass, res *retryloop.Result, tests bool) (any, error) {
 		}
 		if ev.Deadline.State == retryloop.StateAbsent {
 			msg := ev.Subject + " runs without a deadline: its attempts use no context and no client timeout, so one hung attempt blocks forever; use a context with a timeout or a client timeout (no automatic fix: the call takes no context)"
-			if len(ev.Deadline.Pos) > 0 { // the context without one, made here
+			if ev.Background != nil {
 				msg = ev.Subject + " runs without a deadline: its attempts run under a context with no deadline, so retries can go on long after the caller gave up; derive a context with a timeout"
 			}
 			d := analysis.Diagnostic{Pos: s.Pos, End: s.End, Category: CategoryNoDeadline, Message: msg, SuggestedFixes: timeoutFix(pass, s)}
-			if len(ev.Deadline.Pos) > 0 {
-				d.Related = append(d.Related, diag.Related(ev.Deadline.Pos[0], "context without deadline made here"))
+			if ev.Background != nil {
+				d.Related = append(d.Related, diag.Related(ev.Background.Pos(), "context without deadline made here"))
 			}
 			r.Report(d)
 		}
