@@ -1164,14 +1164,24 @@ func sleepsBlind(s *Site) (bool, string) {
 		return false, ""
 	}
 	for _, w := range s.Waits {
-		switch w.Kind {
-		case WaitSleep:
-			return true, ""
-		case WaitAfter:
-			return true, "time.After"
-		case WaitTimer:
-			return true, "a timer's channel"
+		if blind, on := blindKind(w.Kind); blind {
+			return true, on
 		}
+	}
+	return false, ""
+}
+
+// blindKind reports whether a wait of kind k sleeps through cancellation
+// (time.Sleep, <-time.After, a timer's channel outside a select), and
+// words it as RetrierFact.SleepsOn does ("" for time.Sleep).
+func blindKind(k WaitKind) (bool, string) {
+	switch k {
+	case WaitSleep:
+		return true, ""
+	case WaitAfter:
+		return true, "time.After"
+	case WaitTimer:
+		return true, "a timer's channel"
 	}
 	return false, ""
 }

@@ -165,7 +165,7 @@ func (w *walker) sleepsBlindIn(loop ast.Node) blindWait {
 			return false
 		case *ast.CallExpr:
 			if !bw.sleeps && astq.IsFunc(astq.Callee(w.info, n), "time.Sleep") {
-				bw = blindWait{sleeps: true}
+				bw.sleeps, bw.on = blindKind(WaitSleep)
 			}
 			consults = consults || w.consults(n)
 		case *ast.UnaryExpr:
@@ -174,7 +174,7 @@ func (w *walker) sleepsBlindIn(loop ast.Node) blindWait {
 			}
 			if w.isConsultRecv(n.X) {
 				consults = true
-			} else if on := w.blindRecv(n.X); on != "" && !bw.sleeps {
+			} else if blind, on := blindKind(w.blindRecv(n.X)); blind && !bw.sleeps {
 				bw = blindWait{sleeps: true, on: on}
 			}
 		}
@@ -187,24 +187,21 @@ func (w *walker) sleepsBlindIn(loop ast.Node) blindWait {
 	return bw
 }
 
-// blindRecv words a receive that waits a delay whatever happens:
-// time.After(d), or the channel of a time.Timer; "" for anything else.
-func (w *walker) blindRecv(x ast.Expr) string {
+// blindRecv says what kind of wait a receive outside a select is when it
+// waits a delay whatever happens: WaitAfter for time.After(d), WaitTimer
+// for a time.Timer's channel; 0 for anything else.
+func (w *walker) blindRecv(x ast.Expr) WaitKind {
 	switch x := ast.Unparen(x).(type) {
 	case *ast.CallExpr:
 		if astq.IsFunc(astq.Callee(w.info, x), "time.After") {
-			return "time.After"
+			return WaitAfter
 		}
 	case *ast.SelectorExpr:
-		t := w.info.TypeOf(x.X)
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if t != nil && x.Sel.Name == "C" && astq.IsNamed(t, "time", "Timer") {
-			return "a timer's channel"
+		if x.Sel.Name == "C" && astq.IsNamed(w.info.TypeOf(x.X), "time", "Timer") {
+			return WaitTimer
 		}
 	}
-	return ""
+	return 0
 }
 
 // pollBlock reports whether stmts hold ok, err := v(...), then an if on

@@ -881,39 +881,38 @@ func (w *walker) stopFrom(wt *Wait, fs *fnScope) StopFrom {
 }
 
 // stopRoot follows a received expression (s.ctx.Done(), stop, s.done())
-// back through fields, method calls and indexes to the variable it starts
-// from, and says what that variable is.
+// back through method calls to the variable it starts from (rootIdent),
+// and says what that variable is. A package's function handed nothing
+// (quit(), signals.Stopped()) gives the package's own.
 func (w *walker) stopRoot(x ast.Expr, fs *fnScope) StopFrom {
 	for {
-		switch e := ast.Unparen(x).(type) {
-		case *ast.CallExpr:
-			fn := astq.Callee(w.info, e)
-			sel, isSel := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-			if fn == nil || !isSel {
-				return StopUnknown // a function value
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		fn := astq.Callee(w.info, c)
+		if fn == nil {
+			return StopUnknown // a function value
+		}
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() == nil {
+			if len(c.Args) == 0 {
+				return StopOwn
 			}
-			if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() == nil {
-				if len(e.Args) == 0 && isPkgName(w.info, sel.X) {
-					return StopOwn // shutdown.Done(): the package's own
-				}
-				return StopUnknown
-			}
-			x = sel.X
-		case *ast.SelectorExpr:
-			if isPkgName(w.info, e.X) {
-				return w.varRoot(w.info.Uses[e.Sel], fs)
-			}
-			x = e.X
-		case *ast.IndexExpr:
-			x = e.X
-		case *ast.StarExpr:
-			x = e.X
-		case *ast.Ident:
-			return w.varRoot(w.info.Uses[e], fs)
-		default:
 			return StopUnknown
 		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return StopUnknown
+		}
+		x = sel.X
 	}
+	if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok && isPkgName(w.info, sel.X) {
+		return w.varRoot(w.info.Uses[sel.Sel], fs) // another package's variable
+	}
+	if id := rootIdent(x); id != nil {
+		return w.varRoot(w.info.Uses[id], fs)
+	}
+	return StopUnknown
 }
 
 // varRoot says what kind of variable obj is for stopRoot.

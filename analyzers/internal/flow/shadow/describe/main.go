@@ -492,7 +492,7 @@ func describeLibCalls(pass *analysis.Pass) {
 					if fnarg {
 						d += " fnarg=" + path + "." + fn.Name()
 					} else {
-						d += " fn=" + apiName(fn)
+						d += " fn=" + astq.FuncPath(fn)
 					}
 					pass.Reportf(m.Pos(), "%s", d)
 				}
@@ -501,22 +501,6 @@ func describeLibCalls(pass *analysis.Pass) {
 		}
 		visit(f, false)
 	}
-}
-
-// apiName names a library function or method by its package and, for a
-// method, its receiver's type: the API, never the calling code.
-func apiName(fn *types.Func) string {
-	name := fn.Pkg().Path() + "."
-	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			name += n.Obj().Name() + "."
-		}
-	}
-	return name + fn.Name()
 }
 
 // repoOf names the repository of an import path: host/owner/name on the

@@ -5,7 +5,9 @@ package waiter
 
 import (
 	"context"
+	"database/sql"
 	"io"
+	"net/http"
 	"time"
 )
 
@@ -149,8 +151,12 @@ func WithRelay(r *Relay, f func() error) error {
 }
 
 // Throttle waits on a context it makes itself: whatever it is, it is none
-// of a caller's, for a Throttle holds only a duration.
-type Throttle struct{ d time.Duration }
+// of a caller's, for a Throttle holds only a duration and a database
+// (whose own channels are the standard library's machinery).
+type Throttle struct {
+	d  time.Duration
+	db *sql.DB
+}
 
 // Wait waits t.d.
 func (t Throttle) Wait() {
@@ -174,6 +180,65 @@ func WithThrottle(t Throttle, f func() error) error {
 			continue
 		}
 		t.Wait()
+	}
+	return err
+}
+
+// Drainer holds a channel of its own, but its wait observes only its
+// package's shutdown channel: none of a caller's.
+type Drainer struct {
+	done chan struct{}
+}
+
+// Wait waits a second or until the process shuts down.
+func (d *Drainer) Wait() {
+	select {
+	case <-time.After(time.Second):
+	case <-quit():
+	}
+}
+
+// WithDrainer sleeps, then drains.
+func WithDrainer(d *Drainer, f func() error) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		if i == 0 {
+			time.Sleep(time.Second)
+			continue
+		}
+		d.Wait()
+	}
+	return err
+}
+
+// Carrier holds a request, whose context may be the caller's.
+type Carrier struct {
+	req *http.Request
+}
+
+// Wait waits a second or until the request's context ends.
+func (c *Carrier) Wait() {
+	select {
+	case <-time.After(time.Second):
+	case <-c.req.Context().Done():
+	}
+}
+
+// WithCarrier sleeps, then waits on the carrier.
+func WithCarrier(c *Carrier, f func() error) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		if i == 0 {
+			time.Sleep(time.Second)
+			continue
+		}
+		c.Wait()
 	}
 	return err
 }

@@ -35,6 +35,16 @@ func throttle(ctx context.Context, addr string) error {
 	return waiter.WithThrottle(waiter.Throttle{}, func() error { return dial(ctx, addr) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
 }
 
+// The drainer holds a channel, but its wait observes only its package's.
+func drain(ctx context.Context, d *waiter.Drainer, addr string) error {
+	return waiter.WithDrainer(d, func() error { return dial(ctx, addr) }) // want `retry helper sleeps with time.Sleep while ctx is in scope and not handed to it`
+}
+
+// Look-alike: the carrier's request may carry the caller's context.
+func carry(ctx context.Context, c *waiter.Carrier, addr string) error {
+	return waiter.WithCarrier(c, func() error { return dial(ctx, addr) })
+}
+
 // Look-alike: the session may hold the caller's context.
 func session(ctx context.Context, s *waiter.Session, addr string) error {
 	return waiter.WithSession(s, func() error { return dial(ctx, addr) })
